@@ -1,0 +1,102 @@
+import { randomUUID } from "node:crypto";
+
+export interface ErrorDetail {
+  path?: string;
+  message: string;
+}
+
+/** The error body every surface answers with: `{id, name, message, details?}`. */
+export interface ErrorBody {
+  id: string;
+  name: string;
+  message: string;
+  details?: ErrorDetail[];
+}
+
+/**
+ * Root of the error hierarchy. Domain code throws these; one middleware maps them to a status and
+ * the spec's body. `name` is the spec's error name, letter for letter.
+ */
+export abstract class VexilError extends Error {
+  readonly id = randomUUID();
+  abstract readonly status: number;
+  readonly details?: ErrorDetail[];
+
+  constructor(message: string, details?: ErrorDetail[]) {
+    super(message);
+    this.details = details;
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = { id: this.id, name: this.name, message: this.message };
+    if (this.details?.length) body.details = this.details;
+    return body;
+  }
+}
+
+// Each subclass names itself explicitly: class names can be mangled by bundlers, error names cannot.
+export class ValidationError extends VexilError {
+  override readonly name = "ValidationError";
+  readonly status = 400;
+}
+export class AuthenticationRequired extends VexilError {
+  override readonly name = "AuthenticationRequired";
+  readonly status = 401;
+}
+export class NoAccessError extends VexilError {
+  override readonly name = "NoAccessError";
+  readonly status = 403;
+  constructor(permission: string, environment?: string) {
+    super(
+      environment
+        ? `You don't have the required permission: ${permission} in environment ${environment}`
+        : `You don't have the required permission: ${permission}`,
+    );
+    this.permission = permission;
+    this.environment = environment;
+  }
+  readonly permission: string;
+  readonly environment?: string;
+}
+export class NotFoundError extends VexilError {
+  override readonly name = "NotFoundError";
+  readonly status = 404;
+}
+export class NameExistsError extends VexilError {
+  override readonly name = "NameExistsError";
+  readonly status = 409;
+}
+export class ContentTooLarge extends VexilError {
+  override readonly name = "ContentTooLarge";
+  readonly status = 413;
+}
+export class ContentTypeerror extends VexilError {
+  override readonly name = "ContentTypeerror";
+  readonly status = 415;
+}
+export class TooManyRequests extends VexilError {
+  override readonly name = "TooManyRequests";
+  readonly status = 429;
+  constructor(message: string, readonly retryAfterSeconds: number) {
+    super(message);
+  }
+}
+export class NotReady extends VexilError {
+  override readonly name = "NotReady";
+  readonly status = 503;
+}
+/** Wraps anything that is not a VexilError; its message never reaches the client. */
+export class InternalError extends VexilError {
+  override readonly name = "InternalError";
+  readonly status = 500;
+}
+
+export function isVexilError(err: unknown): err is VexilError {
+  return err instanceof VexilError;
+}
+
+/** Maps any thrown value to a VexilError, hiding the details of unexpected ones. */
+export function toVexilError(err: unknown): VexilError {
+  if (isVexilError(err)) return err;
+  return new InternalError("Unexpected error; see the server log with this id");
+}
