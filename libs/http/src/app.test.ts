@@ -1,0 +1,135 @@
+import { initContract } from "@ts-rest/core";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { NameExistsError } from "@vexil/errors";
+import { createLogger } from "@vexil/logger";
+import { createHttpApp } from "./app.js";
+import { listen, type RunningServer } from "./listen.js";
+import { mountContract } from "./validation.js";
+
+const c = initContract();
+const contract = c.router({
+  create: {
+    method: "POST",
+    path: "/things",
+    body: z.object({ name: z.string().min(2), size: z.number().int() }),
+    responses: { 201: z.object({ name: z.string() }) },
+  },
+  explode: { method: "GET", path: "/explode", responses: { 200: z.object({}) } },
+});
+
+let running: RunningServer;
+let ready = true;
+
+beforeAll(async () => {
+  const router = express.Router();
+  mountContract(router, contract, {
+    create: async ({ body }) => {
+      if (body.name === "taken") throw new NameExistsError("A thing named taken already exists");
+      return { status: 201, body: { name: body.name } };
+    },
+    explode: async () => {
+      throw new Error("database password is hunter2");
+    },
+  });
+  const app = createHttpApp({
+    logger: createLogger({ service: "test", level: "silent" }),
+    routers: [router],
+    readiness: [{ name: "store", check: async () => { if (!ready) throw new Error("store down"); } }],
+  });
+  running = await listen(app, 0, "127.0.0.1");
+});
+afterAll(() => running.close());
+
+const post = (body: string, type = "application/json") =>
+  fetch(`${running.url}/things`, { method: "POST", headers: { "content-type": type }, body });
+
+describe("createHttpApp", () => {
+  it("answers health and echoes the request id", async () => {
+    const res = await fetch(`${running.url}/health`, { headers: { "x-request-id": "abc-123" } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ health: "GOOD" });
+    expect(res.headers.get("x-request-id")).toBe("abc-123");
+  });
+
+  it("reports readiness of each engine", async () => {
+    expect((await fetch(`${running.url}/ready`)).status).toBe(200);
+    ready = false;
+    const res = await fetch(`${running.url}/ready`);
+    ready = true;
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ checks: [{ name: "store", ready: false, error: "store down" }] });
+  });
+
+  it("serves the contract", async () => {
+    const res = await post(JSON.stringify({ name: "lamp", size: 3 }));
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ name: "lamp" });
+  });
+
+  it("names the offending field on validation failure", async () => {
+    const res = await post(JSON.stringify({ name: "x", size: 1.5 }));
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body).toMatchObject({ id: expect.any(String), name: "ValidationError" });
+    expect(body.message).toContain("body.name");
+    expect(body.details.map((d: { path: string }) => d.path)).toEqual(["body.name", "body.size"]);
+  });
+
+  it("maps domain errors", async () => {
+    const res = await post(JSON.stringify({ name: "taken", size: 1 }));
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ name: "NameExistsError", message: "A thing named taken already exists" });
+  });
+
+  it("refuses a body over 100 kB with 413", async () => {
+    const res = await post(JSON.stringify({ name: "x".repeat(101 * 1024), size: 1 }));
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ name: "ContentTooLarge" });
+  });
+
+  it("refuses an oversize chunked body with 413", async () => {
+    const big = "x".repeat(150_000);
+    const stream = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(JSON.stringify({ name: big, size: 1 })));
+        controller.close();
+      },
+    });
+    const res = await fetch(`${running.url}/things`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(413);
+  });
+
+  it("refuses text/plain with 415", async () => {
+    const res = await post("hello", "text/plain");
+    expect(res.status).toBe(415);
+    expect(await res.json()).toMatchObject({ name: "ContentTypeerror" });
+  });
+
+  it("refuses malformed JSON with 400", async () => {
+    const res = await post("{nope");
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ name: "ValidationError" });
+  });
+
+  it("answers unknown paths with 404 in the error shape", async () => {
+    const res = await fetch(`${running.url}/nowhere`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ name: "NotFoundError", message: "Could not find GET /nowhere" });
+  });
+
+  it("hides unexpected errors", async () => {
+    const res = await fetch(`${running.url}/explode`);
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(text).not.toContain("hunter2");
+    expect(text).not.toContain("at ");
+    expect(JSON.parse(text)).toMatchObject({ name: "InternalError" });
+  });
+});

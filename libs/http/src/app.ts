@@ -1,0 +1,74 @@
+import express, { type Express, type RequestHandler, type Router } from "express";
+import { pinoHttp } from "pino-http";
+import type { Logger } from "@vexil/logger";
+import { bodyGuard, bodyParserErrors, defaultBodyLimitBytes, jsonBody } from "./body.js";
+import { errorHandler, notFound } from "./error-handler.js";
+import { requestId } from "./request-id.js";
+
+/** A named readiness probe: resolves when its engine answers, throws otherwise. */
+export interface ReadinessCheck {
+  name: string;
+  check(): Promise<void>;
+}
+
+export interface HttpAppOptions {
+  logger: Logger;
+  /** Routers mounted at the root in order; each owns its paths. */
+  routers: Router[];
+  readiness?: ReadinessCheck[];
+  bodyLimitBytes?: number;
+  /** false where bodies pass through untouched (the gateway's proxy): only guard them. */
+  parseBodies?: boolean;
+  /** Extra handlers before the routers, e.g. the gateway's docs. */
+  before?: RequestHandler[];
+}
+
+export function createHttpApp({
+  logger,
+  routers,
+  readiness = [],
+  bodyLimitBytes = defaultBodyLimitBytes,
+  parseBodies = true,
+  before = [],
+}: HttpAppOptions): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  // Surfaces compute their own validators (the client API's revision ETag); hashing every body is waste.
+  app.set("etag", false);
+  app.use(requestId);
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req) => req.headers["x-request-id"] as string,
+      autoLogging: { ignore: (req) => req.url === "/health" || req.url === "/ready" },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
+      quietReqLogger: true,
+    }),
+  );
+
+  app.get("/health", (_req, res) => {
+    res.json({ health: "GOOD" });
+  });
+  app.get("/ready", async (_req, res) => {
+    const results = await Promise.all(
+      readiness.map(async ({ name, check }) => {
+        try {
+          await check();
+          return { name, ready: true };
+        } catch (err) {
+          return { name, ready: false, error: err instanceof Error ? err.message : String(err) };
+        }
+      }),
+    );
+    const ready = results.every((r) => r.ready);
+    res.status(ready ? 200 : 503).json({ health: ready ? "GOOD" : "BAD", checks: results });
+  });
+
+  app.use(parseBodies ? jsonBody(bodyLimitBytes) : [bodyGuard(bodyLimitBytes)]);
+  app.use(bodyParserErrors);
+  for (const handler of before) app.use(handler);
+  for (const router of routers) app.use(router);
+  app.use(notFound);
+  app.use(errorHandler(logger));
+  return app;
+}
