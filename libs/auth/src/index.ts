@@ -1,0 +1,4 @@
+export * from "./middleware.js";
+export * from "./principal.js";
+export * from "./token-secret.js";
+export * from "./token-set.js";
