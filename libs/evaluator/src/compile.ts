@@ -1,0 +1,107 @@
+import { compileConstraint, never, type Check } from './constraints.js';
+import { compileStrategyRule } from './strategies.js';
+import type { ClientFeature, ClientFeaturesPayload, ClientStrategy, Segment } from './types.js';
+import { compileVariants, type CompiledVariants } from './variants.js';
+
+export interface CompiledStrategy {
+  // Constraints, then segment constraints, then the strategy rule: the SDKs' order, which
+  // matters because the rule may draw a random number.
+  checks: readonly Check[];
+  variants: CompiledVariants | undefined;
+}
+
+export interface CompiledDependency {
+  // Undefined when the parent is missing or itself has parents: such a dependency is never met.
+  parent: CompiledFeature | undefined;
+  expectEnabled: boolean;
+  variants: ReadonlySet<string> | undefined;
+}
+
+export interface CompiledFeature {
+  name: string;
+  enabled: boolean;
+  impressionData: boolean;
+  project: string | undefined;
+  type: string | undefined;
+  strategies: readonly CompiledStrategy[];
+  variants: CompiledVariants | undefined;
+  dependencies: readonly CompiledDependency[];
+}
+
+export interface CompiledSnapshot {
+  // Insertion order is the payload's feature order.
+  features: ReadonlyMap<string, CompiledFeature>;
+}
+
+// A feature with an empty strategy list is on for everyone, as in Unleash.
+const ON_FOR_ALL: CompiledStrategy = { checks: [], variants: undefined };
+
+export function compileSnapshot(payload: ClientFeaturesPayload): CompiledSnapshot {
+  const segments = new Map<number, Segment>();
+  for (const segment of payload.segments ?? []) segments.set(segment.id, segment);
+
+  const features = new Map<string, CompiledFeature>();
+  const dependents = new Set<string>();
+  for (const feature of payload.features) {
+    features.set(feature.name, compileFeature(feature, segments));
+    if (feature.dependencies && feature.dependencies.length > 0) dependents.add(feature.name);
+  }
+
+  // Second pass: parents are resolved once every feature exists. Only one level is allowed.
+  for (const feature of payload.features) {
+    const compiled = features.get(feature.name);
+    if (!compiled) continue;
+    compiled.dependencies = (feature.dependencies ?? []).map((dependency) => {
+      const parent = features.get(dependency.feature);
+      return {
+        parent: parent && !dependents.has(parent.name) ? parent : undefined,
+        expectEnabled: dependency.enabled !== false,
+        variants: dependency.variants && dependency.variants.length > 0 ? new Set(dependency.variants) : undefined,
+      };
+    });
+  }
+  return { features };
+}
+
+function compileFeature(feature: ClientFeature, segments: ReadonlyMap<number, Segment>): CompiledFeature {
+  return {
+    name: feature.name,
+    enabled: feature.enabled === true,
+    impressionData: feature.impressionData === true,
+    project: feature.project,
+    type: feature.type,
+    strategies: compileStrategies(feature, segments),
+    variants: compileVariants(feature.variants, feature.name, 'default'),
+    dependencies: [],
+  };
+}
+
+function compileStrategies(feature: ClientFeature, segments: ReadonlyMap<number, Segment>): CompiledStrategy[] {
+  // A malformed strategy list turns the feature off rather than on for everyone.
+  if (!Array.isArray(feature.strategies)) return [];
+  if (feature.strategies.length === 0) return [ON_FOR_ALL];
+  // Disabled strategies are dropped; if none is left the feature matches no one.
+  return feature.strategies
+    .filter((strategy) => strategy.disabled !== true)
+    .map((strategy) => compileStrategy(strategy, feature.name, segments));
+}
+
+function compileStrategy(
+  strategy: ClientStrategy,
+  featureName: string,
+  segments: ReadonlyMap<number, Segment>,
+): CompiledStrategy {
+  const checks = (strategy.constraints ?? []).map(compileConstraint);
+  for (const segmentId of strategy.segments ?? []) {
+    const segment = segments.get(segmentId);
+    // A strategy pointing at an unknown segment never matches, as in the SDKs.
+    if (!segment) checks.push(never);
+    else checks.push(...(segment.constraints ?? []).map(compileConstraint));
+  }
+  checks.push(compileStrategyRule(strategy, featureName));
+  const parameters = strategy.parameters ?? {};
+  return {
+    checks,
+    variants: compileVariants(strategy.variants, parameters.groupId || featureName, parameters.stickiness || 'default'),
+  };
+}

@@ -1,0 +1,98 @@
+import type { CompiledFeature, CompiledSnapshot, CompiledStrategy } from './compile.js';
+import { passesAll } from './constraints.js';
+import type { Context, EvaluateOptions, EvaluationResult, FeatureEvaluation, VariantResult } from './types.js';
+import { selectVariant } from './variants.js';
+
+// Shared and frozen: the common answers allocate nothing.
+const DISABLED_FEATURE: VariantResult = Object.freeze({
+  name: 'disabled',
+  enabled: false,
+  feature_enabled: false,
+  featureEnabled: false,
+});
+const NO_VARIANT: VariantResult = Object.freeze({
+  name: 'disabled',
+  enabled: false,
+  feature_enabled: true,
+  featureEnabled: true,
+});
+const UNKNOWN_FEATURE: EvaluationResult = Object.freeze({
+  enabled: false,
+  variant: DISABLED_FEATURE,
+  impressionData: false,
+  exists: false,
+});
+
+/** The strategy that switches the feature on for this context, or undefined when it is off. */
+function matchingStrategy(
+  feature: CompiledFeature,
+  context: Context,
+  options: EvaluateOptions,
+): CompiledStrategy | undefined {
+  if (!feature.enabled || !dependenciesMet(feature, context, options)) return undefined;
+  for (const strategy of feature.strategies) {
+    if (passesAll(strategy.checks, context, options)) return strategy;
+  }
+  return undefined;
+}
+
+function dependenciesMet(feature: CompiledFeature, context: Context, options: EvaluateOptions): boolean {
+  for (const { parent, expectEnabled, variants } of feature.dependencies) {
+    if (!parent) return false;
+    if (!expectEnabled) {
+      if (matchingStrategy(parent, context, options)) return false;
+    } else if (variants) {
+      const variant = variantOf(parent, matchingStrategy(parent, context, options), context, options);
+      if (!variant.feature_enabled || !variants.has(variant.name)) return false;
+    } else if (!matchingStrategy(parent, context, options)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Variants of the matching strategy win; the feature's own variants are the fallback.
+function variantOf(
+  feature: CompiledFeature,
+  strategy: CompiledStrategy | undefined,
+  context: Context,
+  options: EvaluateOptions,
+): VariantResult {
+  if (!strategy) return DISABLED_FEATURE;
+  const variant =
+    (strategy.variants && selectVariant(strategy.variants, context, options)) ??
+    (feature.variants && selectVariant(feature.variants, context, options));
+  if (!variant) return NO_VARIANT;
+  const result: VariantResult = { name: variant.name, enabled: true, feature_enabled: true, featureEnabled: true };
+  if (variant.payload) result.payload = variant.payload;
+  return result;
+}
+
+function evaluateFeature(feature: CompiledFeature, context: Context, options: EvaluateOptions): EvaluationResult {
+  const strategy = matchingStrategy(feature, context, options);
+  return {
+    enabled: strategy !== undefined,
+    variant: variantOf(feature, strategy, context, options),
+    impressionData: feature.impressionData,
+    exists: true,
+  };
+}
+
+export function evaluate(
+  snapshot: CompiledSnapshot,
+  featureName: string,
+  context: Context,
+  options: EvaluateOptions,
+): EvaluationResult {
+  const feature = snapshot.features.get(featureName);
+  return feature ? evaluateFeature(feature, context, options) : UNKNOWN_FEATURE;
+}
+
+/** Every feature in payload order, enabled or not; callers filter. */
+export function evaluateAll(snapshot: CompiledSnapshot, context: Context, options: EvaluateOptions): FeatureEvaluation[] {
+  const results: FeatureEvaluation[] = [];
+  for (const feature of snapshot.features.values()) {
+    results.push({ name: feature.name, ...evaluateFeature(feature, context, options) });
+  }
+  return results;
+}
