@@ -89,7 +89,11 @@ export function evaluate(
 }
 
 /** Every feature in payload order, enabled or not; callers filter. */
-export function evaluateAll(snapshot: CompiledSnapshot, context: Context, options: EvaluateOptions): FeatureEvaluation[] {
+export function evaluateAll(
+  snapshot: CompiledSnapshot,
+  context: Context,
+  options: EvaluateOptions,
+): FeatureEvaluation[] {
   const results: FeatureEvaluation[] = [];
   for (const feature of snapshot.features.values()) {
     results.push({ name: feature.name, ...evaluateFeature(feature, context, options) });

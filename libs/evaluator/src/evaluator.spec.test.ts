@@ -20,8 +20,9 @@ interface SpecFile {
   }[];
 }
 
-const specDir = dirname(createRequire(import.meta.url).resolve('@unleash/client-specification/specifications/index.json'));
-const specFiles = JSON.parse(readFileSync(join(specDir, 'index.json'), 'utf8')) as string[];
+const specIndex = createRequire(import.meta.url).resolve('@unleash/client-specification/specifications/index.json');
+const specDir = dirname(specIndex);
+const specFiles = JSON.parse(readFileSync(specIndex, 'utf8')) as string[];
 
 function loadSpec(file: string): SpecFile {
   return JSON.parse(readFileSync(join(specDir, file), 'utf8')) as SpecFile;
