@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 
-export type IpAddress = ipaddr.IPv4 | ipaddr.IPv6;
-export type IpRange = [IpAddress, number];
+type IpAddress = ipaddr.IPv4 | ipaddr.IPv6;
+type IpRange = [IpAddress, number];
 
 /**
  * Dotted-quad IPv4 or IPv6, nothing looser (ipaddr.js would also take "127.1").

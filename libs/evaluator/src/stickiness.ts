@@ -21,7 +21,7 @@ export function normalizedVariantValue(id: string, groupId: string, normalizer: 
 }
 
 // The SDKs hash a random number rendered as a string when no sticky value exists.
-export function randomRolloutId(options: EvaluateOptions): string {
+function randomRolloutId(options: EvaluateOptions): string {
   return String(Math.round(options.random() * 10000) + 1);
 }
 
