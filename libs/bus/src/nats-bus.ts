@@ -1,0 +1,305 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  ErrorCode,
+  type Consumer as JsConsumer,
+  type JetStreamManager,
+  type JsMsg,
+  type NatsConnection,
+  NatsError,
+  StorageType,
+  connect,
+  nanos,
+} from "nats";
+import {
+  type Bus,
+  type BusLogger,
+  BusRequestError,
+  type ConsumeOptions,
+  type Consumer,
+  type EventHandler,
+  type EventMessage,
+  type ReplyEnvelope,
+  backoffDelay,
+  defaultRequestTimeoutMs,
+  resolveConsumeOptions,
+  runReplyHandler,
+  unwrapReply,
+} from "./bus.js";
+import { assertSubject } from "./subjects.js";
+
+export interface NatsBusOptions {
+  servers: string | string[];
+  /** JetStream stream holding the durable events; created (or widened) on start. */
+  streamName: string;
+  streamSubjects: string[];
+  logger: BusLogger;
+  /** Connection name shown in the server's monitoring. */
+  name?: string;
+  /** How long JetStream remembers a msgId for dedupe. Default 2 minutes. */
+  duplicateWindowMs?: number;
+}
+
+/** JetStream API error codes (nats-server `jserrors`). */
+const streamNotFound = 10059;
+const consumerNotFound = 10014;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const encode = (payload: unknown) => encoder.encode(JSON.stringify(payload ?? null));
+
+export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
+  const { streamName, streamSubjects, logger } = options;
+  if (!streamName) throw new TypeError("streamName is required");
+  if (streamSubjects.length === 0) throw new TypeError("streamSubjects must name at least one subject");
+  streamSubjects.forEach((s) => assertSubject(s, { wildcards: true }));
+
+  const nc = await connect({ servers: options.servers, name: options.name });
+  try {
+    const jsm = await nc.jetstreamManager();
+    await ensureStream(jsm, streamName, streamSubjects, options.duplicateWindowMs ?? 120_000);
+    logStatus(nc, logger);
+    return natsBus(nc, jsm, streamName, logger);
+  } catch (err) {
+    await nc.close();
+    throw err;
+  }
+}
+
+async function ensureStream(jsm: JetStreamManager, name: string, subjects: string[], duplicateWindowMs: number) {
+  try {
+    const info = await jsm.streams.info(name);
+    const missing = subjects.filter((s) => !info.config.subjects.includes(s));
+    if (missing.length > 0) await jsm.streams.update(name, { ...info.config, subjects: [...info.config.subjects, ...missing] });
+  } catch (err) {
+    if (!isApiError(err, streamNotFound)) throw err;
+    await jsm.streams.add({ name, subjects, storage: StorageType.File, duplicate_window: nanos(duplicateWindowMs) });
+  }
+}
+
+function logStatus(nc: NatsConnection, logger: BusLogger) {
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === "disconnect" || status.type === "error") logger.warn({ status: status.type, data: String(status.data) }, "nats connection problem");
+      else if (status.type === "reconnect") logger.info({ data: String(status.data) }, "nats reconnected");
+    }
+  })();
+}
+
+function natsBus(nc: NatsConnection, jsm: JetStreamManager, streamName: string, logger: BusLogger): Bus {
+  const js = nc.jetstream();
+  const consumers = new Set<Consumer>();
+
+  return {
+    publish(subject, payload) {
+      assertSubject(subject, { wildcards: false });
+      nc.publish(subject, encode(payload));
+    },
+
+    subscribe(pattern, handler) {
+      assertSubject(pattern, { wildcards: true });
+      const sub = nc.subscribe(pattern, {
+        callback: (err, msg) => {
+          if (err) return logger.error({ err, subject: pattern }, "subscription failed");
+          Promise.resolve()
+            .then(() => handler(msg.json(), msg.subject))
+            .catch((handlerErr) => logger.error({ err: handlerErr, subject: msg.subject }, "notification handler failed"));
+        },
+      });
+      return { unsubscribe: () => sub.unsubscribe() };
+    },
+
+    async request(subject, payload, { timeoutMs = defaultRequestTimeoutMs } = {}) {
+      assertSubject(subject, { wildcards: false });
+      try {
+        const msg = await nc.request(subject, encode(payload), { timeout: timeoutMs });
+        return unwrapReply(msg.json<ReplyEnvelope>(), subject);
+      } catch (err) {
+        if (err instanceof NatsError && err.code === ErrorCode.NoResponders) {
+          throw new BusRequestError("no-responders", `no responders for ${subject}`);
+        }
+        if (err instanceof NatsError && err.code === ErrorCode.Timeout) {
+          throw new BusRequestError("timeout", `request to ${subject} timed out after ${timeoutMs} ms`);
+        }
+        throw err;
+      }
+    },
+
+    reply(pattern, handler, { queue = pattern } = {}) {
+      assertSubject(pattern, { wildcards: true });
+      const sub = nc.subscribe(pattern, {
+        queue,
+        callback: (err, msg) => {
+          if (err) return logger.error({ err, subject: pattern }, "reply subscription failed");
+          let payload: unknown;
+          try {
+            payload = msg.json();
+          } catch {
+            msg.respond(encode({ ok: false, error: { name: "TypeError", message: "request payload is not JSON" } }));
+            return;
+          }
+          void runReplyHandler(handler, payload, msg.subject).then((envelope) => msg.respond(encode(envelope)));
+        },
+      });
+      return { unsubscribe: () => sub.unsubscribe() };
+    },
+
+    async publishEvent(subject, payload, { msgId }) {
+      assertSubject(subject, { wildcards: false });
+      if (typeof msgId !== "string" || msgId.length === 0) throw new TypeError("publishEvent needs a non-empty msgId");
+      const ack = await js.publish(subject, encode(payload), { msgID: msgId, expect: { streamName } });
+      return { seq: ack.seq, duplicate: ack.duplicate };
+    },
+
+    async consume(durableName, filterSubject, handler, consumeOptions) {
+      assertSubject(filterSubject, { wildcards: true });
+      if (!durableName) throw new TypeError("consume needs a durable name");
+      const resolved = { ...resolveConsumeOptions(consumeOptions), onDeadLetter: consumeOptions?.onDeadLetter };
+      await ensureConsumer(jsm, streamName, durableName, filterSubject, resolved);
+      const consumer = await runConsumer(nc, durableName, await js.consumers.get(streamName, durableName), handler, resolved, logger);
+      const tracked: Consumer = {
+        async stop() {
+          consumers.delete(tracked);
+          await consumer.stop();
+        },
+      };
+      consumers.add(tracked);
+      return tracked;
+    },
+
+    async close() {
+      if (nc.isClosed()) return;
+      await Promise.allSettled([...consumers].map((c) => c.stop()));
+      await nc.drain();
+    },
+  };
+}
+
+type ResolvedConsumeOptions = ReturnType<typeof resolveConsumeOptions> & Pick<ConsumeOptions, "onDeadLetter">;
+
+/**
+ * Durable pull consumer with explicit acks. The client, not the server, counts attempts and
+ * terminates (`max_deliver` stays unlimited on the server) so a message that exhausts its
+ * attempts always reaches `onDeadLetter` instead of being dropped silently. `max_ack_pending`
+ * equals the concurrency: a message waiting for its backoff keeps its slot, which keeps order.
+ */
+async function ensureConsumer(jsm: JetStreamManager, stream: string, durable: string, filterSubject: string, options: ResolvedConsumeOptions) {
+  const tunable = { ack_wait: nanos(options.ackWaitMs), max_ack_pending: options.concurrency, max_deliver: -1 };
+  try {
+    const info = await jsm.consumers.info(stream, durable);
+    if (info.config.filter_subject !== filterSubject) {
+      throw new Error(`durable ${durable} filters ${info.config.filter_subject}, not ${filterSubject}`);
+    }
+    const current = info.config;
+    if (current.ack_wait !== tunable.ack_wait || current.max_ack_pending !== tunable.max_ack_pending || current.max_deliver !== tunable.max_deliver) {
+      await jsm.consumers.update(stream, durable, tunable);
+    }
+  } catch (err) {
+    if (!isApiError(err, consumerNotFound)) throw err;
+    await jsm.consumers.add(stream, {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: filterSubject,
+      ...tunable,
+    });
+  }
+}
+
+async function runConsumer(
+  nc: NatsConnection,
+  durableName: string,
+  consumer: JsConsumer,
+  handler: EventHandler,
+  options: ResolvedConsumeOptions,
+  logger: BusLogger,
+): Promise<Consumer> {
+  const messages = await consumer.consume({ max_messages: options.concurrency });
+  const inFlight = new Set<Promise<void>>();
+  let stopping = false;
+
+  const loop = (async () => {
+    try {
+      for await (const m of messages) {
+        // Already fetched but not started: hand it back for immediate redelivery.
+        if (stopping) {
+          m.nak();
+          continue;
+        }
+        const run = handleMessage(m, handler, options, logger);
+        inFlight.add(run);
+        void run.finally(() => inFlight.delete(run));
+        while (inFlight.size >= options.concurrency) await Promise.race(inFlight);
+      }
+    } catch (err) {
+      logger.error({ err, consumer: durableName }, "consumer stopped on error");
+    }
+  })();
+
+  return {
+    async stop() {
+      if (stopping) return loop;
+      stopping = true;
+      messages.stop();
+      await loop;
+      await Promise.allSettled([...inFlight]);
+      // Acks, naks and terms are fire-and-forget: make sure they reached the server.
+      if (!nc.isClosed()) await nc.flush();
+    },
+  };
+}
+
+async function handleMessage(m: JsMsg, handler: EventHandler, options: ResolvedConsumeOptions, logger: BusLogger): Promise<void> {
+  const msg: EventMessage = {
+    subject: m.subject,
+    data: undefined,
+    seq: m.seq,
+    msgId: m.headers?.get("Nats-Msg-Id") || undefined,
+    deliveryCount: m.info.deliveryCount,
+  };
+  // While the handler runs the message stays ours; ack_wait only redelivers if this process dies.
+  const keepAlive = setInterval(() => m.working(), Math.max(1, Math.floor(options.ackWaitMs / 2)));
+  try {
+    msg.data = decodeData(m);
+    await handler(msg);
+  } catch (err) {
+    await settleFailure(m, msg, err, options, logger);
+    return;
+  } finally {
+    clearInterval(keepAlive);
+  }
+  try {
+    await m.ackAck();
+  } catch (err) {
+    logger.warn({ err, seq: msg.seq }, "ack not confirmed; the event may be redelivered");
+  }
+}
+
+async function settleFailure(m: JsMsg, msg: EventMessage, err: unknown, options: ResolvedConsumeOptions, logger: BusLogger) {
+  if (msg.deliveryCount >= options.maxDeliver) {
+    try {
+      await options.onDeadLetter?.(msg, err);
+      m.term();
+      logger.warn({ err, subject: msg.subject, seq: msg.seq, deliveryCount: msg.deliveryCount }, "event dead-lettered");
+      return;
+    } catch (deadLetterErr) {
+      logger.error({ err: deadLetterErr, seq: msg.seq }, "dead-letter callback failed; event will be redelivered");
+    }
+  }
+  const delay = backoffDelay(options.backoffMs, msg.deliveryCount);
+  logger.debug({ err, subject: msg.subject, seq: msg.seq, delay }, "event handler failed; redelivering");
+  m.nak(delay);
+}
+
+/** A message that is not JSON fails like a handler error, so it ends up dead-lettered, not lost. */
+function decodeData(m: JsMsg): unknown {
+  try {
+    return m.json();
+  } catch {
+    throw new TypeError(`event ${m.seq} on ${m.subject} is not JSON: ${decoder.decode(m.data.subarray(0, 80))}`);
+  }
+}
+
+function isApiError(err: unknown, code: number): boolean {
+  return err instanceof NatsError && err.api_error?.err_code === code;
+}
