@@ -1,0 +1,29 @@
+import { c, routerOptions } from "./common.js";
+import { addonsContract } from "./admin/addons.js";
+import { apiTokensContract } from "./admin/api-tokens.js";
+import { changeRequestsContract } from "./admin/change-requests.js";
+import { featuresContract } from "./admin/features.js";
+import { inviteLinksContract } from "./admin/invite-links.js";
+import { projectsContract } from "./admin/projects.js";
+import { samlContract } from "./admin/saml.js";
+import { segmentsContract } from "./admin/segments.js";
+import { strategiesContract } from "./admin/strategies.js";
+import { tagsContract } from "./admin/tags.js";
+
+/** `/api/admin/*`: one router per slice, each in `admin/<slice>.ts`. */
+export const adminContract = c.router(
+  {
+    projects: projectsContract,
+    features: featuresContract,
+    segments: segmentsContract,
+    strategies: strategiesContract,
+    tags: tagsContract,
+    addons: addonsContract,
+    changeRequests: changeRequestsContract,
+    inviteLinks: inviteLinksContract,
+    apiTokens: apiTokensContract,
+    saml: samlContract,
+  },
+  { ...routerOptions, pathPrefix: "/api/admin" },
+);
+export type AdminContract = typeof adminContract;

@@ -1,0 +1,17 @@
+import { c, errorResponses, routerOptions } from "./common.js";
+import { feedbackInputSchema, feedbackSchema } from "./schemas/index.js";
+
+/** `POST /feedback`. The spec shows no error statuses; a bad body is a 400 like everywhere else. */
+export const feedbackContract = c.router(
+  {
+    create: {
+      method: "POST",
+      path: "/feedback",
+      summary: "Send feedback",
+      body: feedbackInputSchema,
+      responses: { 200: feedbackSchema, ...errorResponses(400, 401, 415) },
+    },
+  },
+  routerOptions,
+);
+export type FeedbackContract = typeof feedbackContract;

@@ -1,0 +1,18 @@
+export * from "./common.js";
+export * from "./schemas/index.js";
+export * from "./admin.js";
+export { addonsContract } from "./admin/addons.js";
+export { apiTokensContract } from "./admin/api-tokens.js";
+export { changeRequestsContract } from "./admin/change-requests.js";
+export { featuresContract } from "./admin/features.js";
+export { inviteLinksContract } from "./admin/invite-links.js";
+export { projectsContract } from "./admin/projects.js";
+export { samlContract } from "./admin/saml.js";
+export { segmentsContract } from "./admin/segments.js";
+export { strategiesContract } from "./admin/strategies.js";
+export { tagsContract } from "./admin/tags.js";
+export * from "./frontend.js";
+export * from "./signals.js";
+export * from "./feedback.js";
+export * from "./events.js";
+export * from "./openapi.js";

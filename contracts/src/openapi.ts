@@ -1,0 +1,82 @@
+import { generateOpenApi } from "@ts-rest/open-api";
+import { c } from "./common.js";
+import type { RouteMetadata } from "./common.js";
+import { adminContract } from "./admin.js";
+import { feedbackContract } from "./feedback.js";
+import { frontendContract } from "./frontend.js";
+import { signalsContract } from "./signals.js";
+
+type OperationMapper = NonNullable<NonNullable<Parameters<typeof generateOpenApi>[2]>["operationMapper"]>;
+type OperationObject = Parameters<OperationMapper>[0];
+
+/** Every HTTP surface in one router, as the gateway exposes them. */
+export const apiContract = c.router({
+  admin: adminContract,
+  frontend: frontendContract,
+  signals: signalsContract,
+  feedback: feedbackContract,
+});
+
+/** The OpenAPI 3 document for all surfaces, with the `Authorization` header as the API key. */
+export function buildOpenApiDocument(): ReturnType<typeof generateOpenApi> {
+  return generateOpenApi(
+    apiContract,
+    {
+      info: {
+        title: "Vexil API",
+        version: "1",
+        description: "Feature-flag management, wire-compatible with the Unleash API.",
+      },
+      components: {
+        securitySchemes: {
+          apiKey: {
+            type: "apiKey",
+            in: "header",
+            name: "Authorization",
+            description: "An API token; signal endpoints take `Bearer <token>`.",
+          },
+        },
+      },
+      security: [{ apiKey: [] }],
+    },
+    {
+      setOperationId: "concatenated-path",
+      operationMapper: (operation, route) =>
+        withResponseHeaders(withDeepObjectQuery(operation), route.metadata as RouteMetadata | undefined),
+    },
+  );
+}
+
+/** `properties[name]=value` style query objects are deepObject parameters in OpenAPI terms. */
+function isObjectSchema(schema: unknown): boolean {
+  return typeof schema === "object" && schema !== null && (schema as { type?: unknown }).type === "object";
+}
+
+function withDeepObjectQuery(operation: OperationObject): OperationObject {
+  if (!operation.parameters) return operation;
+  return {
+    ...operation,
+    parameters: operation.parameters.map((parameter) =>
+      "in" in parameter && parameter.in === "query" && isObjectSchema(parameter.schema)
+        ? { ...parameter, style: "deepObject", explode: true }
+        : parameter,
+    ),
+  };
+}
+
+/** Response headers the contract cannot express (`location` on a 201), taken from route metadata. */
+function withResponseHeaders(operation: OperationObject, metadata: RouteMetadata | undefined): OperationObject {
+  const headers = metadata?.responseHeaders;
+  if (!headers) return operation;
+  const responses = { ...operation.responses };
+  for (const [status, byName] of Object.entries(headers)) {
+    if (!responses[status]) continue;
+    responses[status] = {
+      ...responses[status],
+      headers: Object.fromEntries(
+        Object.entries(byName).map(([name, { description }]) => [name, { description, schema: { type: "string" } }]),
+      ),
+    };
+  }
+  return { ...operation, responses };
+}

@@ -1,0 +1,90 @@
+import { z } from "zod";
+import { dateTimeSchema } from "../common.js";
+import { featureSchema } from "./feature.js";
+import { strategyFieldsSchema } from "./strategy.js";
+
+export const projectModes = ["open", "protected", "private"] as const;
+export const projectModeSchema = z.enum(projectModes);
+export type ProjectMode = z.infer<typeof projectModeSchema>;
+
+export const projectEnvironmentSchema = z.object({
+  environment: z.string(),
+  changeRequestsEnabled: z.boolean().optional(),
+  defaultStrategy: strategyFieldsSchema.optional(),
+});
+export type ProjectEnvironment = z.infer<typeof projectEnvironmentSchema>;
+
+/** `pattern` is a JavaScript regular expression without delimiters or flags; `example` must match it. */
+export const featureNamingPatternSchema = z.object({
+  pattern: z.string().nullable(),
+  example: z.string().nullable().optional(),
+  description: z.string().nullable().optional(),
+});
+export type FeatureNamingPattern = z.infer<typeof featureNamingPatternSchema>;
+
+export const projectStatisticsSchema = z.object({
+  avgTimeToProdCurrentWindow: z.number(),
+  createdCurrentWindow: z.number(),
+  createdPastWindow: z.number(),
+  archivedCurrentWindow: z.number(),
+  archivedPastWindow: z.number(),
+  projectActivityCurrentWindow: z.number(),
+  projectActivityPastWindow: z.number(),
+  projectMembersAddedCurrentWindow: z.number(),
+});
+export type ProjectStatistics = z.infer<typeof projectStatisticsSchema>;
+
+/** Endpoint 1 (deprecated). Archived features are excluded from `features`. */
+export const projectOverviewSchema = z.object({
+  version: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable().optional(),
+  defaultStickiness: z.string().optional(),
+  mode: projectModeSchema.optional(),
+  featureLimit: z.number().nullable().optional(),
+  featureNaming: featureNamingPatternSchema.optional(),
+  members: z.number().optional(),
+  health: z.number().min(0).max(100).optional(),
+  environments: z.array(projectEnvironmentSchema).optional(),
+  features: z.array(featureSchema).optional(),
+  stats: projectStatisticsSchema.optional(),
+  updatedAt: dateTimeSchema.nullable().optional(),
+  createdAt: dateTimeSchema.nullable().optional(),
+  favorite: z.boolean().optional(),
+});
+export type ProjectOverview = z.infer<typeof projectOverviewSchema>;
+
+/** Endpoint 2. */
+export const healthReportSchema = z.object({
+  version: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable().optional(),
+  defaultStickiness: z.string(),
+  mode: projectModeSchema,
+  featureLimit: z.number().nullable().optional(),
+  featureNaming: featureNamingPatternSchema.optional(),
+  members: z.number().int(),
+  health: z.number().int(),
+  environments: z.array(projectEnvironmentSchema),
+  features: z.array(featureSchema),
+  stats: projectStatisticsSchema.optional(),
+  updatedAt: dateTimeSchema.nullable().optional(),
+  createdAt: dateTimeSchema.nullable().optional(),
+  favorite: z.boolean().optional(),
+  potentiallyStaleCount: z.number(),
+  activeCount: z.number(),
+  staleCount: z.number(),
+});
+export type HealthReport = z.infer<typeof healthReportSchema>;
+
+/** Endpoint 16 body. */
+export const validateArchiveBodySchema = z.object({
+  features: z.array(z.string()),
+});
+export type ValidateArchiveBody = z.infer<typeof validateArchiveBodySchema>;
+
+export const validateArchiveResponseSchema = z.object({
+  parentsWithChildFeatures: z.array(z.string()),
+  hasDeletedDependencies: z.boolean(),
+});
+export type ValidateArchiveResponse = z.infer<typeof validateArchiveResponseSchema>;

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { dateTimeSchema } from "../common.js";
+import { constraintSchema } from "./constraint.js";
+
+export const segmentUpsertSchema = z.object({
+  name: z.string().min(1),
+  description: z.string().nullable().optional(),
+  project: z.string().nullable().optional(),
+  constraints: z.array(constraintSchema),
+});
+export type SegmentUpsert = z.infer<typeof segmentUpsertSchema>;
+
+export const segmentSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable().optional(),
+  constraints: z.array(constraintSchema),
+  usedInFeatures: z.number().int().nullable().optional(),
+  usedInProjects: z.number().int().nullable().optional(),
+  project: z.string().nullable().optional(),
+  createdBy: z.string().nullable().optional(),
+  createdAt: dateTimeSchema,
+});
+export type Segment = z.infer<typeof segmentSchema>;
+
+export const segmentListSchema = z.object({ segments: z.array(segmentSchema) });
+export type SegmentList = z.infer<typeof segmentListSchema>;
+
+/** Segment ids travel as path strings; the handler gets a positive integer or the request is a 400. */
+export const segmentIdParamsSchema = z.object({
+  id: z.coerce.number().int().positive(),
+});

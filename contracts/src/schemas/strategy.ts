@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { constraintSchema } from "./constraint.js";
+import { strategyVariantSchema } from "./variant.js";
+
+/**
+ * Strategy parameters: a map of string to string. Numbers and booleans are accepted and turned
+ * into strings, because scripts commonly send `rollout: 50`.
+ */
+export const strategyParametersSchema = z.record(
+  z.string(),
+  z.union([z.string(), z.number(), z.boolean()]).transform(String),
+);
+export type StrategyParameters = z.infer<typeof strategyParametersSchema>;
+
+/** Fields a strategy is written with (default strategies, change-request strategy payloads). */
+export const strategyFieldsSchema = z.object({
+  name: z.string().min(1),
+  title: z.string().nullable().optional(),
+  disabled: z.boolean().nullable().optional(),
+  sortOrder: z.number().optional(),
+  constraints: z.array(constraintSchema).optional(),
+  variants: z.array(strategyVariantSchema).optional(),
+  parameters: strategyParametersSchema.optional(),
+  segments: z.array(z.number().int()).optional(),
+});
+export type StrategyFields = z.infer<typeof strategyFieldsSchema>;
+
+/** A strategy inside a feature environment. */
+export const featureStrategySchema = strategyFieldsSchema.extend({
+  id: z.string().uuid().optional(),
+  featureName: z.string().optional(),
+});
+export type FeatureStrategy = z.infer<typeof featureStrategySchema>;
+
+export const strategyDefinitionParameterSchema = z.object({
+  name: z.string().optional(),
+  type: z.string().optional(),
+  description: z.string().optional(),
+  required: z.boolean().optional(),
+});
+export type StrategyDefinitionParameter = z.infer<typeof strategyDefinitionParameterSchema>;
+
+/** A strategy type (`default`, `flexibleRollout`, custom ones). */
+export const strategyDefinitionSchema = z.object({
+  title: z.string().nullable().optional(),
+  name: z.string(),
+  displayName: z.string().nullable(),
+  description: z.string().nullable(),
+  editable: z.boolean(),
+  deprecated: z.boolean(),
+  parameters: z.array(strategyDefinitionParameterSchema),
+});
+export type StrategyDefinition = z.infer<typeof strategyDefinitionSchema>;
+
+export const strategyListSchema = z.object({
+  version: z.literal(1),
+  strategies: z.array(strategyDefinitionSchema),
+});
+export type StrategyList = z.infer<typeof strategyListSchema>;
