@@ -229,7 +229,11 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
       }
       const json = encode(payload);
       const now = Date.now();
-      for (const [id, seen] of seenMsgIds) if (now - seen.at >= duplicateWindowMs) seenMsgIds.delete(id);
+      // Insertion order is publish order, so the expired ids are at the front.
+      for (const [id, seen] of seenMsgIds) {
+        if (now - seen.at < duplicateWindowMs) break;
+        seenMsgIds.delete(id);
+      }
       const seen = seenMsgIds.get(msgId);
       if (seen) return { seq: seen.seq, duplicate: true };
       const seq = events.length + 1;
