@@ -1,0 +1,155 @@
+/**
+ * The storage port. Domain stores are written once against `Collection<T>` and `StoreEngine`; an
+ * engine (MongoDB or the embedded mingo engine) is picked at composition time.
+ *
+ * Filters, updates, projections and sorts use MongoDB's query language (a subset every engine
+ * honours: comparison, `$in`, `$regex`, `$and`/`$or`, `$exists`, `$elemMatch`, dotted paths; update
+ * operators `$set`, `$unset`, `$inc`, `$push`, `$pull`, `$addToSet`, `$setOnInsert`, ...).
+ */
+
+/** Every stored document has a caller-chosen `_id`: a string or an integer from `nextSequence`. */
+export type DocumentId = string | number;
+export interface BaseDocument {
+  _id: DocumentId;
+}
+
+declare const sessionBrand: unique symbol;
+/**
+ * A transaction handle, handed out by `withTransaction` and meaningful only to the engine that made
+ * it. Pass it as `{ session }` to every call that belongs to the transaction.
+ */
+export interface StoreSession {
+  readonly [sessionBrand]: true;
+}
+
+export interface SessionOption {
+  session?: StoreSession;
+}
+
+/** A MongoDB query filter. Top-level fields of `T` are suggested; dotted paths and operators are accepted. */
+export type Filter<T> = { [K in keyof T]?: unknown } & { [pathOrOperator: string]: unknown };
+
+type Fields<T> = { [K in keyof T]?: unknown } & { [path: string]: unknown };
+/** A MongoDB update document made of update operators (never a replacement: see `replaceOne`). */
+export interface UpdateFilter<T> {
+  $set?: Fields<T>;
+  $unset?: { [path: string]: "" | 1 | true };
+  $inc?: { [path: string]: number };
+  $mul?: { [path: string]: number };
+  $min?: Fields<T>;
+  $max?: Fields<T>;
+  $push?: Fields<T>;
+  $pull?: Fields<T>;
+  $pullAll?: { [path: string]: unknown[] };
+  $addToSet?: Fields<T>;
+  $pop?: { [path: string]: 1 | -1 };
+  $rename?: { [path: string]: string };
+  /** Applied only when an upsert inserts. */
+  $setOnInsert?: Fields<T>;
+}
+
+export type SortDirection = 1 | -1;
+export type Sort = Record<string, SortDirection>;
+/** Inclusion (`{ name: 1 }`) or exclusion (`{ secret: 0 }`), as in MongoDB. */
+export type Projection = Record<string, 0 | 1 | boolean>;
+
+export interface FindOneOptions extends SessionOption {
+  projection?: Projection;
+  /** Which document wins when several match. */
+  sort?: Sort;
+}
+export interface FindOptions extends SessionOption {
+  projection?: Projection;
+  sort?: Sort;
+  skip?: number;
+  limit?: number;
+}
+export interface UpdateOptions extends SessionOption {
+  /** Insert when nothing matches: equality fields of the filter, then `$setOnInsert`, then the update. */
+  upsert?: boolean;
+}
+export interface FindOneAndUpdateOptions extends UpdateOptions {
+  /** Defaults to `'before'`, as in MongoDB. */
+  returnDocument?: "before" | "after";
+  projection?: Projection;
+  sort?: Sort;
+}
+export interface IndexOptions {
+  unique?: boolean;
+  name?: string;
+}
+export type IndexKeys = Record<string, SortDirection>;
+
+export interface InsertOneResult {
+  insertedId: DocumentId;
+}
+export interface InsertManyResult {
+  insertedCount: number;
+  insertedIds: DocumentId[];
+}
+export interface UpdateResult {
+  matchedCount: number;
+  modifiedCount: number;
+  /** The `_id` of the document an upsert inserted, otherwise null. */
+  upsertedId: DocumentId | null;
+}
+export interface DeleteResult {
+  deletedCount: number;
+}
+
+/**
+ * A collection of documents. Documents returned are copies: mutating them never changes the store.
+ * Methods without a session are atomic on their own; with a session they belong to its transaction.
+ * Upserts need an `_id` from the filter (equality) or `$setOnInsert`; otherwise a random UUID is used.
+ */
+export interface Collection<T extends BaseDocument> {
+  readonly name: string;
+  insertOne(doc: T, options?: SessionOption): Promise<InsertOneResult>;
+  insertMany(docs: T[], options?: SessionOption): Promise<InsertManyResult>;
+  /** `P` narrows the result type when a projection is given; the engine does not check it. */
+  findOne<P = T>(filter: Filter<T>, options?: FindOneOptions): Promise<P | null>;
+  find<P = T>(filter: Filter<T>, options?: FindOptions): Promise<P[]>;
+  countDocuments(filter: Filter<T>, options?: SessionOption): Promise<number>;
+  updateOne(filter: Filter<T>, update: UpdateFilter<T>, options?: UpdateOptions): Promise<UpdateResult>;
+  updateMany(filter: Filter<T>, update: UpdateFilter<T>, options?: UpdateOptions): Promise<UpdateResult>;
+  findOneAndUpdate<P = T>(
+    filter: Filter<T>,
+    update: UpdateFilter<T>,
+    options?: FindOneAndUpdateOptions,
+  ): Promise<P | null>;
+  /** Replaces the whole document except `_id`, which cannot change. */
+  replaceOne(filter: Filter<T>, replacement: T | Omit<T, "_id">, options?: UpdateOptions): Promise<UpdateResult>;
+  deleteOne(filter: Filter<T>, options?: SessionOption): Promise<DeleteResult>;
+  deleteMany(filter: Filter<T>, options?: SessionOption): Promise<DeleteResult>;
+  /**
+   * Creates the index if it does not exist and returns its name (default `field_1_other_-1`, as in
+   * MongoDB). Index definitions are schema, made at startup, so this takes no session. A unique
+   * index fails with DuplicateKeyError when existing documents already collide.
+   */
+  createIndex(keys: IndexKeys, options?: IndexOptions): Promise<string>;
+}
+
+export interface StoreEngine {
+  collection<T extends BaseDocument>(name: string): Collection<T>;
+  /**
+   * Runs `fn` in a transaction: every call made with the given session commits together or not at
+   * all; a throw inside `fn` rolls everything back and is rethrown. `fn` may run more than once (the
+   * MongoDB engine retries transient conflicts), so it should only touch the store.
+   */
+  withTransaction<R>(fn: (session: StoreSession) => Promise<R>): Promise<R>;
+  /**
+   * The next integer of the named sequence, starting at 1; atomic across concurrent callers. It is
+   * never part of a transaction: a rolled-back transaction leaves a gap, as database sequences do.
+   */
+  nextSequence(name: string): Promise<number>;
+  /** Resolves when the store can serve requests; throws NotReady otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The default index name MongoDB gives, e.g. `{ project: 1, name: 1 }` → `project_1_name_1`. */
+export function defaultIndexName(keys: IndexKeys): string {
+  return Object.entries(keys)
+    .map(([field, direction]) => `${field}_${direction}`)
+    .join("_");
+}

@@ -1,0 +1,225 @@
+import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { NotReady } from "@vexil/errors";
+import { describeCollectionContract } from "./collection.contract.js";
+import { createEmbeddedEngine, DuplicateKeyError, type StoreEngine } from "./index.js";
+
+const dirs: string[] = [];
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "vexil-store-"));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(async () => {
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+describeCollectionContract("embedded", async () => createEmbeddedEngine({ dir: await tempDir() }));
+
+interface Flag {
+  _id: string | number;
+  name: string;
+  project?: string;
+  enabled?: boolean;
+  at?: Date;
+}
+
+const journalOf = (dir: string) => join(dir, "journal.ejsonl");
+
+describe("embedded engine persistence", () => {
+  /** Writes one of everything the engine persists, then closes it. */
+  async function writeEverything(dir: string, options: { compactAfterBytes?: number } = {}): Promise<void> {
+    const engine = await createEmbeddedEngine({ dir, ...options });
+    const flags = engine.collection<Flag>("flags");
+    const events = engine.collection<Flag>("events");
+    await flags.createIndex({ project: 1, name: 1 }, { unique: true });
+    await flags.insertOne({ _id: 1, name: "one", project: "p", at: new Date("2024-01-02T03:04:05.678Z") });
+    await flags.insertMany([
+      { _id: 2, name: "two", project: "p" },
+      { _id: 3, name: "three", project: "p" },
+    ]);
+    await flags.updateOne({ _id: 2 }, { $set: { enabled: true } });
+    await flags.deleteOne({ _id: 3 });
+    await engine.withTransaction(async (session) => {
+      await flags.insertOne({ _id: 4, name: "four", project: "p" }, { session });
+      await events.insertOne({ _id: "e4", name: "flag-created" }, { session });
+    });
+    await engine
+      .withTransaction(async (session) => {
+        await flags.insertOne({ _id: 5, name: "rolled back", project: "p" }, { session });
+        throw new Error("abort");
+      })
+      .catch(() => undefined);
+    expect(await engine.nextSequence("flags")).toBe(1);
+    expect(await engine.nextSequence("flags")).toBe(2);
+    await engine.close();
+  }
+
+  async function expectEverything(engine: StoreEngine): Promise<void> {
+    const flags = engine.collection<Flag>("flags");
+    expect(await flags.find({}, { sort: { _id: 1 } })).toEqual([
+      { _id: 1, name: "one", project: "p", at: new Date("2024-01-02T03:04:05.678Z") },
+      { _id: 2, name: "two", project: "p", enabled: true },
+      { _id: 4, name: "four", project: "p" },
+    ]);
+    expect((await flags.findOne({ _id: 1 }))?.at).toBeInstanceOf(Date);
+    expect(await engine.collection<Flag>("events").find({})).toEqual([{ _id: "e4", name: "flag-created" }]);
+    await expect(flags.insertOne({ _id: 9, name: "one", project: "p" })).rejects.toBeInstanceOf(DuplicateKeyError);
+    expect(await engine.nextSequence("flags")).toBe(3);
+  }
+
+  it("keeps every committed write, transaction and sequence across close and reopen", async () => {
+    const dir = await tempDir();
+    await writeEverything(dir);
+    const reopened = await createEmbeddedEngine({ dir });
+    await expectEverything(reopened);
+    await reopened.close();
+    // A second reopen reads the snapshot the first one folded the journal into.
+    const again = await createEmbeddedEngine({ dir });
+    expect(await again.collection<Flag>("flags").countDocuments({})).toBe(3);
+    await again.close();
+  });
+
+  it("ignores a torn last journal line and keeps appending cleanly after it", async () => {
+    const dir = await tempDir();
+    const engine = await createEmbeddedEngine({ dir });
+    await engine.collection<Flag>("flags").insertOne({ _id: 1, name: "kept" });
+    await engine.close();
+    await appendFile(journalOf(dir), '[{"op":"put","c":"flags","doc":{"_id":2,"na');
+
+    const reopened = await createEmbeddedEngine({ dir });
+    expect(await reopened.collection<Flag>("flags").find({})).toEqual([{ _id: 1, name: "kept" }]);
+    await reopened.collection<Flag>("flags").insertOne({ _id: 3, name: "after" });
+    await reopened.close();
+
+    const third = await createEmbeddedEngine({ dir });
+    expect(await third.collection<Flag>("flags").countDocuments({})).toBe(2);
+    await third.close();
+  });
+
+  it("refuses to open over a corrupt line in the middle of the journal", async () => {
+    const dir = await tempDir();
+    await writeFile(journalOf(dir), 'not json\n[{"op":"sequence","name":"s","value":1}]\n');
+    await expect(createEmbeddedEngine({ dir })).rejects.toThrow(/Corrupt store journal .* line 1/);
+  });
+
+  it("keeps all data through compaction", async () => {
+    const dir = await tempDir();
+    // A tiny threshold folds the journal into the snapshot after every write.
+    await writeEverything(dir, { compactAfterBytes: 1 });
+    expect((await stat(journalOf(dir))).size).toBe(0);
+    const reopened = await createEmbeddedEngine({ dir, compactAfterBytes: 1 });
+    await expectEverything(reopened);
+    await reopened.close();
+  });
+
+  it("appends one line per write instead of rewriting the database", async () => {
+    const dir = await tempDir();
+    const engine = await createEmbeddedEngine({ dir });
+    const flags = engine.collection<Flag>("flags");
+    await flags.insertMany(Array.from({ length: 500 }, (_, i) => ({ _id: i, name: `flag-${i}` })));
+    const before = (await stat(journalOf(dir))).size;
+    await flags.updateOne({ _id: 7 }, { $set: { enabled: true } });
+    const journal = await readFile(journalOf(dir), "utf8");
+    expect(journal.split("\n").filter(Boolean)).toHaveLength(2);
+    expect(journal.length - before).toBeLessThan(200);
+    await engine.close();
+  });
+});
+
+describe("embedded engine behaviour", () => {
+  async function open() {
+    const engine = await createEmbeddedEngine({ dir: await tempDir() });
+    return { engine, flags: engine.collection<Flag>("flags") };
+  }
+
+  it("rejects a write without the session inside withTransaction instead of waiting forever", async () => {
+    const { engine, flags } = await open();
+    await expect(
+      engine.withTransaction(async () => {
+        await flags.insertOne({ _id: 1, name: "no session" });
+      }),
+    ).rejects.toThrow(/pass \{ session \}/);
+    await expect(engine.withTransaction(() => engine.withTransaction(async () => 1))).rejects.toThrow(
+      /pass \{ session \}/,
+    );
+    expect(await flags.countDocuments({})).toBe(0);
+    await engine.close();
+  });
+
+  it("aborts a transaction whose write failed, even when the callback caught the error", async () => {
+    const { engine, flags } = await open();
+    await flags.insertOne({ _id: 1, name: "taken" });
+    await expect(
+      engine.withTransaction(async (session) => {
+        await flags.insertOne({ _id: 2, name: "staged" }, { session });
+        await flags.insertOne({ _id: 1, name: "duplicate" }, { session }).catch(() => undefined);
+      }),
+    ).rejects.toThrow(/aborted by an earlier failed write/);
+    expect(await flags.countDocuments({})).toBe(1);
+    await engine.close();
+  });
+
+  it("rejects a session after its transaction ended, and a session of another engine", async () => {
+    const { engine, flags } = await open();
+    const other = await open();
+    const leaked = await engine.withTransaction(async (session) => session);
+    await expect(flags.insertOne({ _id: 1, name: "late" }, { session: leaked })).rejects.toThrow(/has ended/);
+    await other.engine.withTransaction(async (session) => {
+      await expect(flags.findOne({ _id: 1 }, { session })).rejects.toThrow(/Not a session of this store engine/);
+    });
+    await engine.close();
+    await other.engine.close();
+  });
+
+  it("makes concurrent writers wait for a running transaction", async () => {
+    const { engine, flags } = await open();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const transaction = engine.withTransaction(async (session) => {
+      await flags.insertOne({ _id: 1, name: "in transaction" }, { session });
+      await gate;
+    });
+    const outside = flags.updateOne({ _id: 1 }, { $set: { enabled: true } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    await transaction;
+    // The outside update ran after the commit, so it saw the document.
+    expect(await outside).toMatchObject({ matchedCount: 1, modifiedCount: 1 });
+    await engine.close();
+  });
+
+  it("rejects documents without a string or number _id", async () => {
+    const { engine, flags } = await open();
+    await expect(flags.insertOne({ name: "no id" } as Flag)).rejects.toThrow(/needs a string or number _id/);
+    await expect(flags.insertOne({ _id: { nested: 1 }, name: "object id" } as unknown as Flag)).rejects.toThrow();
+    expect(await flags.countDocuments({})).toBe(0);
+    await engine.close();
+  });
+
+  it("reports NotReady once closed", async () => {
+    const { engine, flags } = await open();
+    await engine.close();
+    await expect(engine.ping()).rejects.toBeInstanceOf(NotReady);
+    await expect(flags.find({})).rejects.toBeInstanceOf(NotReady);
+    await expect(engine.close()).resolves.toBeUndefined();
+  });
+
+  it("finds among a few thousand documents quickly", async () => {
+    const { engine, flags } = await open();
+    await flags.insertMany(
+      Array.from({ length: 5000 }, (_, i) => ({ _id: i, name: `flag-${i}`, project: `p${i % 50}`, enabled: i % 2 === 0 })),
+    );
+    const started = performance.now();
+    for (let i = 0; i < 20; i++) {
+      const page = await flags.find({ project: "p8", enabled: true }, { sort: { name: -1 }, limit: 10 });
+      expect(page).toHaveLength(10);
+    }
+    expect(await flags.findOne({ _id: 4321 })).toMatchObject({ name: "flag-4321" });
+    // 20 filtered, sorted scans of 5000 documents: generous bound, catches accidental quadratic work.
+    expect(performance.now() - started).toBeLessThan(2000);
+    await engine.close();
+  });
+});

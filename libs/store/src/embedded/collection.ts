@@ -1,0 +1,209 @@
+import {
+  defaultIndexName,
+  type BaseDocument,
+  type Collection,
+  type DeleteResult,
+  type Filter,
+  type FindOneAndUpdateOptions,
+  type FindOneOptions,
+  type FindOptions,
+  type IndexKeys,
+  type IndexOptions,
+  type InsertManyResult,
+  type InsertOneResult,
+  type SessionOption,
+  type Sort,
+  type UpdateFilter,
+  type UpdateOptions,
+  type UpdateResult,
+} from "../collection.js";
+import {
+  applyUpdate,
+  buildReplacement,
+  buildUpsert,
+  compileFilter,
+  copyOut,
+  isDocumentId,
+  normalize,
+  project,
+  sameDocument,
+  type Doc,
+} from "./documents.js";
+import type { EmbeddedCore } from "./engine.js";
+import type { Draft } from "./state.js";
+
+const noUpsert = { matchedCount: 0, modifiedCount: 0, upsertedId: null };
+
+export class EmbeddedCollection<T extends BaseDocument> implements Collection<T> {
+  constructor(
+    readonly name: string,
+    private readonly core: EmbeddedCore,
+  ) {}
+
+  async insertOne(doc: T, options?: SessionOption): Promise<InsertOneResult> {
+    const stored = this.toStored(doc);
+    await this.core.write(options?.session, (draft) => draft.insert(this.name, stored));
+    return { insertedId: stored._id };
+  }
+
+  /** All-or-nothing: a duplicate anywhere inserts none of them. */
+  async insertMany(docs: T[], options?: SessionOption): Promise<InsertManyResult> {
+    const stored = docs.map((doc) => this.toStored(doc));
+    await this.core.write(options?.session, (draft) => {
+      for (const doc of stored) draft.insert(this.name, doc);
+    });
+    return { insertedCount: stored.length, insertedIds: stored.map((doc) => doc._id) };
+  }
+
+  async findOne<P = T>(filter: Filter<T>, options?: FindOneOptions): Promise<P | null> {
+    const doc = this.first(this.core.reader(options?.session), filter, options?.sort);
+    return doc ? (copyOut(project(doc, options?.projection)) as P) : null;
+  }
+
+  async find<P = T>(filter: Filter<T>, options: FindOptions = {}): Promise<P[]> {
+    let cursor = compileFilter(filter).find<Doc>(this.candidates(this.core.reader(options.session), filter), options.projection);
+    if (options.sort) cursor = cursor.sort(options.sort);
+    if (options.skip) cursor = cursor.skip(options.skip);
+    if (options.limit) cursor = cursor.limit(options.limit);
+    return cursor.all().map((doc) => copyOut(doc) as P);
+  }
+
+  async countDocuments(filter: Filter<T>, options?: SessionOption): Promise<number> {
+    return this.matching(this.core.reader(options?.session), filter).length;
+  }
+
+  updateOne(filter: Filter<T>, update: UpdateFilter<T>, options?: UpdateOptions): Promise<UpdateResult> {
+    return this.update(filter, update, options, (draft) => {
+      const doc = this.first(draft, filter);
+      return doc ? [doc] : [];
+    });
+  }
+
+  updateMany(filter: Filter<T>, update: UpdateFilter<T>, options?: UpdateOptions): Promise<UpdateResult> {
+    return this.update(filter, update, options, (draft) => this.matching(draft, filter));
+  }
+
+  async findOneAndUpdate<P = T>(
+    filter: Filter<T>,
+    update: UpdateFilter<T>,
+    options: FindOneAndUpdateOptions = {},
+  ): Promise<P | null> {
+    const wantAfter = options.returnDocument === "after";
+    const result = await this.core.write(options.session, (draft) => {
+      const target = this.first(draft, filter, options.sort);
+      if (target) {
+        const updated = this.modify(draft, target, filter, update) ?? target;
+        return wantAfter ? updated : target;
+      }
+      if (!options.upsert) return null;
+      const inserted = normalize(buildUpsert(filter, update));
+      draft.insert(this.name, inserted);
+      return wantAfter ? inserted : null;
+    });
+    return result ? (copyOut(project(result, options.projection)) as P) : null;
+  }
+
+  replaceOne(filter: Filter<T>, replacement: T | Omit<T, "_id">, options?: UpdateOptions): Promise<UpdateResult> {
+    const fields = replacement as Record<string, unknown>;
+    return this.core.write(options?.session, (draft) => {
+      const target = this.first(draft, filter);
+      if (target) {
+        const next = normalize(buildReplacement(target._id, fields));
+        if (sameDocument(target, next)) return { matchedCount: 1, modifiedCount: 0, upsertedId: null };
+        draft.put(this.name, next);
+        return { matchedCount: 1, modifiedCount: 1, upsertedId: null };
+      }
+      if (!options?.upsert) return noUpsert;
+      const id = isDocumentId(fields._id) ? fields._id : buildUpsert(filter, {})._id;
+      const inserted = normalize(buildReplacement(id, fields));
+      draft.insert(this.name, inserted);
+      return { matchedCount: 0, modifiedCount: 0, upsertedId: id };
+    });
+  }
+
+  deleteOne(filter: Filter<T>, options?: SessionOption): Promise<DeleteResult> {
+    return this.core.write(options?.session, (draft) => {
+      const doc = this.first(draft, filter);
+      if (doc) draft.delete(this.name, doc._id);
+      return { deletedCount: doc ? 1 : 0 };
+    });
+  }
+
+  deleteMany(filter: Filter<T>, options?: SessionOption): Promise<DeleteResult> {
+    return this.core.write(options?.session, (draft) => {
+      const docs = this.matching(draft, filter);
+      for (const doc of docs) draft.delete(this.name, doc._id);
+      return { deletedCount: docs.length };
+    });
+  }
+
+  createIndex(keys: IndexKeys, options: IndexOptions = {}): Promise<string> {
+    const spec = { name: options.name ?? defaultIndexName(keys), keys, unique: options.unique ?? false };
+    return this.core.exclusive(async () => {
+      const collection = this.core.state.collection(this.name);
+      const existing = collection.indexes.get(spec.name);
+      if (existing) {
+        if (JSON.stringify(existing) !== JSON.stringify(spec)) {
+          throw new Error(`Index ${spec.name} of ${this.name} already exists with other keys or options`);
+        }
+        return spec.name;
+      }
+      collection.checkIndex(spec);
+      await this.core.commit([{ op: "index", c: this.name, spec }]);
+      return spec.name;
+    });
+  }
+
+  private update(
+    filter: Filter<T>,
+    update: UpdateFilter<T>,
+    options: UpdateOptions | undefined,
+    targets: (draft: Draft) => Doc[],
+  ): Promise<UpdateResult> {
+    return this.core.write(options?.session, (draft) => {
+      const docs = targets(draft);
+      if (docs.length === 0) {
+        if (!options?.upsert) return noUpsert;
+        const inserted = normalize(buildUpsert(filter, update));
+        draft.insert(this.name, inserted);
+        return { matchedCount: 0, modifiedCount: 0, upsertedId: inserted._id };
+      }
+      const modifiedCount = docs.filter((doc) => this.modify(draft, doc, filter, update)).length;
+      return { matchedCount: docs.length, modifiedCount, upsertedId: null };
+    });
+  }
+
+  /** Stages the updated version of `doc` and returns it, or undefined when the update changes nothing. */
+  private modify(draft: Draft, doc: Doc, filter: Filter<T>, update: UpdateFilter<T>): Doc | undefined {
+    const next = structuredClone(doc);
+    if (!applyUpdate(next, update, filter)) return undefined;
+    const stored = normalize(next);
+    draft.put(this.name, stored);
+    return stored;
+  }
+
+  private toStored(doc: T): Doc {
+    if (!isDocumentId(doc?._id)) throw new TypeError(`A document of ${this.name} needs a string or number _id`);
+    return normalize(doc) as unknown as Doc;
+  }
+
+  /** A filter on one `_id` reads that document only; anything else scans the collection. */
+  private candidates(view: Draft, filter: Filter<T>): Doc[] {
+    if (isDocumentId(filter._id)) {
+      const doc = view.get(this.name, filter._id);
+      return doc ? [doc] : [];
+    }
+    return [...view.all(this.name)];
+  }
+
+  private matching(view: Draft, filter: Filter<T>): Doc[] {
+    const query = compileFilter(filter);
+    return this.candidates(view, filter).filter((doc) => query.test(doc));
+  }
+
+  private first(view: Draft, filter: Filter<T>, sort?: Sort): Doc | undefined {
+    const query = compileFilter(filter);
+    if (sort) return query.find<Doc>(this.candidates(view, filter)).sort(sort).limit(1).all()[0];
+    return this.candidates(view, filter).find((doc) => query.test(doc));
+  }
+}

@@ -1,0 +1,83 @@
+import { randomUUID } from "node:crypto";
+import { BSON } from "mongodb";
+import { Query } from "mingo";
+import { update as applyModifier, type Modifier } from "mingo/updater";
+import type { BaseDocument, DocumentId, Filter, Projection, UpdateFilter } from "../collection.js";
+import { equalityFields } from "../upsert.js";
+
+export type Doc = BaseDocument & Record<string, unknown>;
+
+/**
+ * What a document looks like once stored: the journal's EJSON round trip applied up front, so the
+ * in-memory copy and the one read back after a restart are the same (Dates stay Dates, `undefined`
+ * becomes null as in MongoDB) and nothing is shared with the caller's object.
+ */
+export function normalize<V>(value: V): V {
+  return BSON.EJSON.parse(BSON.EJSON.stringify(value)) as V;
+}
+
+/** A copy for the caller, who may mutate it freely. */
+export function copyOut<V>(value: V): V {
+  return structuredClone(value);
+}
+
+export function getPath(doc: unknown, path: string): unknown {
+  let value: unknown = doc;
+  for (const part of path.split(".")) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+export function isDocumentId(value: unknown): value is DocumentId {
+  return typeof value === "string" || typeof value === "number";
+}
+
+export function compileFilter<T>(filter: Filter<T>): Query {
+  return new Query(filter as Record<string, unknown>, {});
+}
+
+export function project(doc: Doc, projection: Projection | undefined): Doc {
+  if (!projection || Object.keys(projection).length === 0) return doc;
+  return new Query({}, {}).find<Doc>([doc], projection).all()[0];
+}
+
+/**
+ * Applies a MongoDB update document to `doc` in place (mingo's update operators) and tells whether
+ * anything changed. `$setOnInsert` is ignored here: it only matters to `buildUpsert`.
+ */
+export function applyUpdate<T>(doc: Doc, update: UpdateFilter<T>, filter: Filter<T>): boolean {
+  const { $setOnInsert: _ignored, ...modifier } = update;
+  if (Object.keys(modifier).length === 0) return false;
+  const changed = applyModifier(doc, modifier as Modifier<Doc>, [], filter as Record<string, unknown>, {
+    cloneMode: "deep",
+  });
+  return changed.length > 0;
+}
+
+/** The document an upsert inserts: the filter's equalities, then `$setOnInsert`, then the update. */
+export function buildUpsert<T>(filter: Filter<T>, update: UpdateFilter<T>): Doc {
+  const base = equalityFields(filter);
+  const { $setOnInsert = {}, $set = {}, ...rest } = update as Record<string, Record<string, unknown>>;
+  const sets: Record<string, unknown> = { ...base, ...$setOnInsert, ...$set };
+  // mingo treats `_id` as immutable even on an empty document, so it is placed directly.
+  const { _id = randomUUID(), ...otherSets } = sets;
+  if (!isDocumentId(_id)) throw new TypeError("An upserted _id must be a string or a number");
+  const doc = { _id } as Doc;
+  const modifier = Object.keys(otherSets).length ? { ...rest, $set: otherSets } : rest;
+  if (Object.keys(modifier).length) applyModifier(doc, modifier as Modifier<Doc>, [], {}, { cloneMode: "deep" });
+  return doc;
+}
+
+/** The document a replacement produces, keeping `_id`. */
+export function buildReplacement(id: DocumentId, replacement: Record<string, unknown>): Doc {
+  if ("_id" in replacement && replacement._id !== id) {
+    throw new TypeError(`A replacement cannot change _id (${String(id)} to ${String(replacement._id)})`);
+  }
+  return { ...replacement, _id: id };
+}
+
+export function sameDocument(a: Doc, b: Doc): boolean {
+  return BSON.EJSON.stringify(a) === BSON.EJSON.stringify(b);
+}

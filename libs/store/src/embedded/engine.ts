@@ -1,0 +1,150 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { Mutex } from "async-mutex";
+import { NotReady } from "@vexil/errors";
+import type { BaseDocument, StoreEngine, StoreSession } from "../collection.js";
+import { EmbeddedCollection } from "./collection.js";
+import { Journal } from "./journal.js";
+import { Draft, type JournalOp } from "./state.js";
+
+export interface EmbeddedEngineOptions {
+  /** Where the snapshot and journal live; created if missing. One engine per directory at a time. */
+  dir: string;
+  /** Journal size that triggers folding it into a new snapshot. */
+  compactAfterBytes?: number;
+}
+
+/** The handle `withTransaction` passes to its callback: a draft that commits when the callback resolves. */
+export class EmbeddedSession {
+  active = true;
+  /** Set by a failed write: like MongoDB, the transaction can then only abort. */
+  failure: unknown = undefined;
+  constructor(
+    readonly owner: EmbeddedCore,
+    readonly draft: Draft,
+  ) {}
+}
+
+/**
+ * The parts of the engine its collections use. Writers are serialised by one mutex: a transaction
+ * holds it from start to commit, a write outside a transaction holds it for that one write.
+ */
+export class EmbeddedCore {
+  private readonly writers = new Mutex();
+  private readonly currentTransaction = new AsyncLocalStorage<EmbeddedSession>();
+  private closed = false;
+
+  constructor(private readonly journal: Journal) {}
+
+  get state() {
+    return this.journal.state;
+  }
+
+  /** The view a read sees: the transaction's draft, or the committed state. */
+  reader(session: StoreSession | undefined): Draft {
+    this.assertOpen();
+    return session ? this.sessionOf(session).draft : new Draft(this.state);
+  }
+
+  /**
+   * Runs one write: staged on the session's draft when given (a failure then poisons the
+   * transaction), otherwise on a draft of its own committed right away, all-or-nothing.
+   */
+  async write<R>(session: StoreSession | undefined, stage: (draft: Draft) => R): Promise<R> {
+    this.assertOpen();
+    if (session) {
+      const embedded = this.sessionOf(session);
+      try {
+        return stage(embedded.draft);
+      } catch (err) {
+        embedded.failure = err;
+        throw err;
+      }
+    }
+    return this.exclusive(async () => {
+      const draft = new Draft(this.state);
+      const result = stage(draft);
+      await this.commit(draft.ops());
+      return result;
+    });
+  }
+
+  /** Runs a change that is not a document write (index creation) under the writers' mutex. */
+  exclusive<R>(fn: () => Promise<R>): Promise<R> {
+    this.assertOpen();
+    if (this.currentTransaction.getStore()?.active) {
+      // The transaction holds the mutex and is waiting for this call: waiting would never end.
+      throw new Error("Inside withTransaction, pass { session } to every write of the store");
+    }
+    return this.writers.runExclusive(fn);
+  }
+
+  commit(ops: JournalOp[]): Promise<void> {
+    return this.journal.append(ops, () => {
+      for (const op of ops) this.state.apply(op);
+    });
+  }
+
+  async transaction<R>(fn: (session: StoreSession) => Promise<R>): Promise<R> {
+    return this.exclusive(async () => {
+      const session = new EmbeddedSession(this, new Draft(this.state));
+      try {
+        const result = await this.currentTransaction.run(session, () => fn(session as unknown as StoreSession));
+        if (session.failure !== undefined) {
+          throw new Error("The transaction was aborted by an earlier failed write", { cause: session.failure });
+        }
+        await this.commit(session.draft.ops());
+        return result;
+      } finally {
+        session.active = false;
+      }
+    });
+  }
+
+  async nextSequence(name: string): Promise<number> {
+    this.assertOpen();
+    // Taken synchronously, so concurrent callers never share a value; made durable before returning.
+    const value = (this.state.sequences.get(name) ?? 0) + 1;
+    this.state.sequences.set(name, value);
+    await this.journal.append([{ op: "sequence", name, value }], () => undefined);
+    return value;
+  }
+
+  ping(): Promise<void> {
+    if (this.closed) return Promise.reject(new NotReady("The store is closed"));
+    return Promise.resolve();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.writers.runExclusive(async () => {
+      this.closed = true;
+      await this.journal.close();
+    });
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new NotReady("The store is closed");
+  }
+
+  private sessionOf(session: StoreSession): EmbeddedSession {
+    if (!(session instanceof EmbeddedSession) || session.owner !== this) throw new TypeError("Not a session of this store engine");
+    if (!session.active) throw new Error("The transaction of this session has ended");
+    return session;
+  }
+}
+
+/**
+ * The embedded engine: MongoDB semantics on mingo, in memory, durable under `dir` (see Journal).
+ * Meant for a single process; it takes no lock on `dir`.
+ */
+export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Promise<StoreEngine> {
+  const journal = await Journal.open(options.dir, options.compactAfterBytes ?? 8 * 1024 * 1024);
+  const core = new EmbeddedCore(journal);
+  return {
+    collection: <T extends BaseDocument>(name: string) => new EmbeddedCollection<T>(name, core),
+    withTransaction: (fn) => core.transaction(fn),
+    nextSequence: (name) => core.nextSequence(name),
+    ping: () => core.ping(),
+    close: () => core.close(),
+  };
+}

@@ -1,0 +1,125 @@
+import { mkdir, open, readFile, rename, type FileHandle } from "node:fs/promises";
+import { join } from "node:path";
+import { Mutex } from "async-mutex";
+import { BSON } from "mongodb";
+import { StoreState, type JournalOp } from "./state.js";
+
+const SNAPSHOT = "snapshot.ejson";
+const JOURNAL = "journal.ejsonl";
+
+interface Snapshot {
+  format: 1;
+  ops: JournalOp[];
+}
+
+/**
+ * Durability for the embedded engine: a snapshot file plus an append-only journal, one EJSON line
+ * per committed write or transaction, fsync'd before the write is acknowledged. At open the journal
+ * is replayed over the snapshot (a torn last line, left by a crash mid-write, is ignored); once the
+ * journal outgrows `compactAfterBytes` the state is written to a new snapshot (temp file, fsync,
+ * rename) and the journal emptied. Replaying ops is idempotent, so a crash between the rename and
+ * the truncation only replays what the snapshot already holds.
+ */
+export class Journal {
+  /** Serialises appends and compaction, so journal order is commit order. */
+  private readonly lock = new Mutex();
+  /** Bytes of the journal known to end on a complete line. */
+  private size = 0;
+
+  private constructor(
+    private readonly dir: string,
+    private readonly file: FileHandle,
+    private readonly compactAfterBytes: number,
+    /** The in-memory state this journal makes durable. */
+    readonly state: StoreState,
+  ) {}
+
+  static async open(dir: string, compactAfterBytes: number): Promise<Journal> {
+    await mkdir(dir, { recursive: true });
+    const state = new StoreState();
+    const snapshot = await readIfExists(join(dir, SNAPSHOT));
+    if (snapshot !== undefined) {
+      for (const op of (BSON.EJSON.parse(snapshot) as Snapshot).ops) state.apply(op);
+    }
+    const journalText = (await readIfExists(join(dir, JOURNAL))) ?? "";
+    const lines = journalText.split("\n");
+    // The last element is "" after a complete journal, or the torn remains of an interrupted write.
+    lines.pop();
+    lines.forEach((line, index) => {
+      let ops: JournalOp[];
+      try {
+        ops = BSON.EJSON.parse(line) as JournalOp[];
+      } catch (cause) {
+        throw new Error(`Corrupt store journal ${join(dir, JOURNAL)} at line ${index + 1}`, { cause });
+      }
+      for (const op of ops) state.apply(op);
+    });
+    const journal = new Journal(dir, await open(join(dir, JOURNAL), "a"), compactAfterBytes, state);
+    // Folding the replayed journal into a snapshot also drops a torn tail before anything is appended.
+    if (journalText.length > 0) await journal.lock.runExclusive(() => journal.compact());
+    return journal;
+  }
+
+  /**
+   * Makes `ops` durable, then runs `apply` (which updates memory) before the next append or
+   * compaction can start, so a snapshot never misses an acknowledged write.
+   */
+  async append(ops: JournalOp[], apply: () => void): Promise<void> {
+    if (ops.length === 0) return apply();
+    const line = Buffer.from(BSON.EJSON.stringify(ops) + "\n");
+    await this.lock.runExclusive(async () => {
+      try {
+        await this.file.write(line);
+        await this.file.datasync();
+      } catch (err) {
+        // Cut off a partial line, so that the next append does not continue it.
+        await this.file.truncate(this.size).catch(() => undefined);
+        throw err;
+      }
+      this.size += line.length;
+      apply();
+      if (this.size > this.compactAfterBytes) await this.compact();
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.lock.runExclusive(() => this.file.close());
+  }
+
+  private async compact(): Promise<void> {
+    const snapshot: Snapshot = { format: 1, ops: [...this.state.ops()] };
+    const target = join(this.dir, SNAPSHOT);
+    const temp = `${target}.tmp`;
+    const file = await open(temp, "w");
+    try {
+      await file.writeFile(BSON.EJSON.stringify(snapshot));
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temp, target);
+    await syncDirectory(this.dir);
+    await this.file.truncate(0);
+    await this.file.sync();
+    this.size = 0;
+  }
+}
+
+async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw err;
+  }
+}
+
+/** Makes the rename itself durable. */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,26 @@
+export type {
+  BaseDocument,
+  Collection,
+  DeleteResult,
+  DocumentId,
+  Filter,
+  FindOneAndUpdateOptions,
+  FindOneOptions,
+  FindOptions,
+  IndexKeys,
+  IndexOptions,
+  InsertManyResult,
+  InsertOneResult,
+  Projection,
+  SessionOption,
+  Sort,
+  SortDirection,
+  StoreEngine,
+  StoreSession,
+  UpdateFilter,
+  UpdateOptions,
+  UpdateResult,
+} from "./collection.js";
+export { DuplicateKeyError } from "./errors.js";
+export { createEmbeddedEngine, type EmbeddedEngineOptions } from "./embedded/engine.js";
+export { createMongoEngine, type MongoEngineOptions } from "./mongo/engine.js";
