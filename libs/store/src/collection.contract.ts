@@ -459,6 +459,17 @@ export function describeCollectionContract(name: string, makeEngine: () => Promi
         expect(await engine.nextSequence(b)).toBe(1);
       });
 
+      it("works inside a transaction and is not rolled back with it", async () => {
+        const name = `seq_${run}_transaction`;
+        await expect(
+          engine.withTransaction(async () => {
+            await engine.nextSequence(name);
+            throw new Error("abort");
+          }),
+        ).rejects.toThrow("abort");
+        expect(await engine.nextSequence(name)).toBe(2);
+      });
+
       it("hands out distinct consecutive values to concurrent callers", async () => {
         const name = `seq_${run}_concurrent`;
         const values = await Promise.all(Array.from({ length: 40 }, () => engine.nextSequence(name)));

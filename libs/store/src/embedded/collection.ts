@@ -137,7 +137,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     });
   }
 
-  createIndex(keys: IndexKeys, options: IndexOptions = {}): Promise<string> {
+  async createIndex(keys: IndexKeys, options: IndexOptions = {}): Promise<string> {
     const spec = { name: options.name ?? defaultIndexName(keys), keys, unique: options.unique ?? false };
     return this.core.exclusive(async () => {
       const collection = this.core.state.collection(this.name);

@@ -87,16 +87,18 @@ export class EmbeddedCore {
   async transaction<R>(fn: (session: StoreSession) => Promise<R>): Promise<R> {
     return this.exclusive(async () => {
       const session = new EmbeddedSession(this, new Draft(this.state));
+      let result: R;
       try {
-        const result = await this.currentTransaction.run(session, () => fn(session as unknown as StoreSession));
-        if (session.failure !== undefined) {
-          throw new Error("The transaction was aborted by an earlier failed write", { cause: session.failure });
-        }
-        await this.commit(session.draft.ops());
-        return result;
+        result = await this.currentTransaction.run(session, () => fn(session as unknown as StoreSession));
       } finally {
+        // Ended before the commit, so a stray late write cannot slip past the ops being committed.
         session.active = false;
       }
+      if (session.failure !== undefined) {
+        throw new Error("The transaction was aborted by an earlier failed write", { cause: session.failure });
+      }
+      await this.commit(session.draft.ops());
+      return result;
     });
   }
 

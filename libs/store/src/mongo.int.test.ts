@@ -1,0 +1,28 @@
+import { randomUUID } from "node:crypto";
+import { MongoClient } from "mongodb";
+import { afterAll, describe, it } from "vitest";
+import { describeCollectionContract } from "./collection.contract.js";
+import { createMongoEngine } from "./index.js";
+
+// Needs a replica set (a single node one is enough) for the transaction tests.
+const url = process.env.MONGODB_URL;
+const database = `vexil_store_test_${randomUUID().slice(0, 8)}`;
+
+if (url) {
+  describeCollectionContract("mongo", () =>
+    createMongoEngine({ url, database, clientOptions: { serverSelectionTimeoutMS: 5000 } }),
+  );
+  afterAll(async () => {
+    const client = new MongoClient(url);
+    try {
+      await client.db(database).dropDatabase();
+    } finally {
+      await client.close();
+    }
+  });
+} else {
+  console.log("skipped: MONGODB_URL not set");
+  describe.skip("Collection contract: mongo (skipped: MONGODB_URL not set)", () => {
+    it("runs against MongoDB", () => undefined);
+  });
+}
