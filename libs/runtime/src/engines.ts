@@ -1,0 +1,46 @@
+import { createMemoryBus, createNatsBus, type Bus } from "@vexil/bus";
+import { createMemoryCache, createRedisCache, type Cache } from "@vexil/cache";
+import type { ReadinessCheck } from "@vexil/http";
+import type { Logger } from "@vexil/logger";
+import { createEmbeddedEngine, createMongoEngine, type StoreEngine } from "@vexil/store";
+import { storeLocation, type PlatformConfig } from "./platform-config.js";
+
+/** Subjects kept durably in the event stream: the domain events. */
+export const eventStreamSubjects = ["events.>"];
+
+export async function openStore(config: PlatformConfig, service: string): Promise<StoreEngine> {
+  const { database, dir } = storeLocation(config, service);
+  return config.MONGODB_URL ? createMongoEngine({ url: config.MONGODB_URL, database }) : createEmbeddedEngine({ dir });
+}
+
+export async function openBus(config: PlatformConfig, service: string, logger: Logger): Promise<Bus> {
+  if (!config.NATS_URL) return createMemoryBus();
+  return createNatsBus({
+    servers: config.NATS_URL,
+    streamName: config.NATS_STREAM,
+    streamSubjects: eventStreamSubjects,
+    logger: logger.child({ module: "bus" }),
+    name: `vexil-${service}`,
+  });
+}
+
+export async function openCache(config: PlatformConfig, logger: Logger): Promise<Cache> {
+  if (!config.REDIS_URL) return createMemoryCache();
+  return createRedisCache({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, logger: logger.child({ module: "cache" }) });
+}
+
+/** What a service needs from the outside world, opened for one process. */
+export interface Engines {
+  store: StoreEngine;
+  bus: Bus;
+  cache: Cache;
+}
+
+/** Readiness probes for a service's engines; `label` tells apart several services in one process. */
+export function engineReadiness({ store, cache }: Pick<Engines, "store" | "cache">, label?: string): ReadinessCheck[] {
+  const name = (engine: string) => (label ? `${engine}:${label}` : engine);
+  return [
+    { name: name("store"), check: () => store.ping() },
+    { name: name("cache"), check: () => cache.ping() },
+  ];
+}

@@ -1,0 +1,5 @@
+export * from "./engines.js";
+export * from "./platform-config.js";
+export * from "./service-process.js";
+export * from "./shared-token-set.js";
+export * from "./shutdown.js";

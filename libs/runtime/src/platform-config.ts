@@ -1,0 +1,24 @@
+import path from "node:path";
+import { z } from "zod";
+import { envSchemas } from "@vexil/config";
+
+/** The engine settings every service reads: real servers when their URL is set, embedded otherwise. */
+export const platformEnv = z.object({
+  LOG_LEVEL: envSchemas.logLevel.default("info"),
+  DATA_DIR: z.string().default("./data"),
+  MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, "must be a mongodb:// or mongodb+srv:// URL").optional(),
+  MONGODB_DATABASE: z.string().optional(),
+  NATS_URL: envSchemas.url.optional(),
+  NATS_STREAM: z.string().regex(/^[\w-]+$/).default("VEXIL_EVENTS"),
+  REDIS_URL: envSchemas.url.optional(),
+  REDIS_KEY_PREFIX: z.string().default("vexil:"),
+});
+export type PlatformConfig = z.infer<typeof platformEnv>;
+
+/** Each service keeps its own database (MongoDB) or its own folder (embedded). */
+export function storeLocation(config: PlatformConfig, service: string) {
+  return {
+    database: config.MONGODB_DATABASE ?? `vexil_${service.replaceAll("-", "_")}`,
+    dir: path.resolve(config.DATA_DIR, service),
+  };
+}
