@@ -1,0 +1,12 @@
+import { z } from "zod";
+import { envSchemas } from "@vexil/config";
+import { platformEnv } from "@vexil/runtime";
+
+export const adminEnv = platformEnv.extend({
+  PORT: envSchemas.port.default(4243),
+  /** Seed tokens, comma-separated secrets, as Unleash takes them. */
+  INIT_ADMIN_API_TOKENS: envSchemas.commaList.default(""),
+  INIT_CLIENT_API_TOKENS: envSchemas.commaList.default(""),
+  INIT_FRONTEND_API_TOKENS: envSchemas.commaList.default(""),
+});
+export type AdminConfig = z.infer<typeof adminEnv>;

@@ -1,0 +1,45 @@
+import type { StoreEngine, StoreSession } from "@vexil/store";
+import type { DomainEventInput, EventDocument, EventStore } from "./event-store.js";
+
+export interface Transaction {
+  session: StoreSession;
+  /** Records an event in the same write as the change it describes. */
+  record(event: DomainEventInput): Promise<EventDocument>;
+}
+
+export type ChangeListener = (events: EventDocument[]) => void;
+
+/**
+ * Every admin mutation runs through here: the change and its events commit together (the outbox),
+ * then listeners (the relay, the snapshot builder) hear about it.
+ */
+export class UnitOfWork {
+  private readonly listeners: ChangeListener[] = [];
+
+  constructor(
+    private readonly engine: StoreEngine,
+    private readonly events: EventStore,
+  ) {}
+
+  onCommitted(listener: ChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  async run<R>(fn: (tx: Transaction) => Promise<R>): Promise<R> {
+    let recorded: EventDocument[] = [];
+    const result = await this.engine.withTransaction(async (session) => {
+      // A retried transaction starts over; only the last attempt's events count.
+      recorded = [];
+      return fn({
+        session,
+        record: async (event) => {
+          const doc = await this.events.record(event, session);
+          recorded.push(doc);
+          return doc;
+        },
+      });
+    });
+    if (recorded.length > 0) for (const listener of this.listeners) listener(recorded);
+    return result;
+  }
+}

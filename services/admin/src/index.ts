@@ -1,0 +1,3 @@
+export { adminEnv, type AdminConfig } from "./config.js";
+export { createAdminDeps, type AdminDeps, type AdminSettings } from "./compose.js";
+export { createAdminService, type AdminService } from "./service.js";

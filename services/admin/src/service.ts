@@ -1,0 +1,64 @@
+import express from "express";
+import { apiTokenAuthenticator, authenticate, requireTokenType } from "@vexil/auth";
+import { startOutboxRelay, type OutboxRelay } from "@vexil/bus";
+import { publishTokenGrants, type VexilService } from "@vexil/runtime";
+import { seedApiTokens } from "./api-tokens/api-token-seeding.js";
+import { toGrant } from "./api-tokens/token-grants.js";
+import { seedDefaults } from "./bootstrap/seed-defaults.js";
+import type { AdminDeps } from "./compose.js";
+import { strategyRoutes } from "./strategies/strategy-routes.js";
+
+export interface AdminService extends VexilService {
+  /** Set on the start that created the first admin token, so it can be shown exactly once. */
+  readonly createdAdminSecret: string | undefined;
+}
+
+export function createAdminService(deps: AdminDeps): AdminService {
+  const { engines, logger, stores, unitOfWork, events, sharedTokens, access } = deps;
+  let relay: OutboxRelay | undefined;
+  let createdAdminSecret: string | undefined;
+
+  const router = express.Router();
+  router.use(
+    "/api/admin",
+    authenticate([apiTokenAuthenticator(sharedTokens.tokens)]),
+    requireTokenType(["admin"], { allowUsers: true }),
+  );
+  router.use(strategyRoutes({ strategies: deps.strategies, access }));
+
+  /** Shares the current token grants with every service (cache + announcement). */
+  async function shareTokenGrants(): Promise<void> {
+    const tokens = await stores.apiTokens.list();
+    await publishTokenGrants(engines.cache, engines.bus, tokens.map(toGrant));
+    await sharedTokens.tokens.refresh();
+  }
+
+  return {
+    router,
+    readiness: [],
+    get createdAdminSecret() {
+      return createdAdminSecret;
+    },
+    async start() {
+      const now = deps.clock();
+      await seedDefaults(stores, now);
+      const seeded = await seedApiTokens(
+        stores.apiTokens,
+        {
+          admin: deps.settings.INIT_ADMIN_API_TOKENS,
+          client: deps.settings.INIT_CLIENT_API_TOKENS,
+          frontend: deps.settings.INIT_FRONTEND_API_TOKENS,
+        },
+        now,
+      );
+      createdAdminSecret = seeded.createdAdminSecret;
+      await shareTokenGrants();
+      relay = startOutboxRelay({ source: events, bus: engines.bus, logger: logger.child({ module: "outbox-relay" }) });
+      unitOfWork.onCommitted(() => relay?.poke());
+    },
+    async stop() {
+      await relay?.stop();
+      sharedTokens.stop();
+    },
+  };
+}
