@@ -1,0 +1,2 @@
+export { addonDeliveryEnv, type AddonDeliveryConfig } from "./config.js";
+export { createAddonDeliveryService, type AddonDeliveryDeps } from "./service.js";

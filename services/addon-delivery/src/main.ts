@@ -1,0 +1,14 @@
+import { loadConfig } from "@vexil/config";
+import { createLogger } from "@vexil/logger";
+import { runServiceProcess } from "@vexil/runtime";
+import { addonDeliveryEnv } from "./config.js";
+import { createAddonDeliveryService } from "./service.js";
+
+const config = loadConfig(addonDeliveryEnv, process.env);
+const logger = createLogger({ service: "addon-delivery", level: config.LOG_LEVEL });
+await runServiceProcess({
+  name: "addon-delivery",
+  config,
+  logger,
+  create: (engines) => createAddonDeliveryService({ engines, logger }),
+});

@@ -1,0 +1,2 @@
+export { signalIngestEnv, type SignalIngestConfig } from "./config.js";
+export { createSignalIngestService, type SignalIngestDeps } from "./service.js";
