@@ -1,0 +1,24 @@
+import { createHttpApp, listen, type RunningServer } from "@vexil/http";
+import type { Logger } from "@vexil/logger";
+import { createDocsRouter } from "./docs.js";
+import { createProxyRouter, type ServiceAddresses } from "./proxy.js";
+
+/** Cluster mode: the documented paths on one port, each proxied to the process that owns it. */
+export async function startClusterGateway(
+  { addresses, port, host }: { addresses: ServiceAddresses; port: number; host?: string },
+  logger: Logger,
+): Promise<RunningServer> {
+  const app = createHttpApp({
+    logger,
+    parseBodies: false,
+    routers: [createDocsRouter(), createProxyRouter(addresses, logger)],
+    readiness: Object.entries(addresses).map(([name, url]) => ({
+      name,
+      check: async () => {
+        const res = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(2000) });
+        if (!res.ok) throw new Error(`${name} answered ${res.status}`);
+      },
+    })),
+  });
+  return listen(app, port, host);
+}

@@ -1,0 +1,15 @@
+import { z } from "zod";
+import { envSchemas } from "@vexil/config";
+import { platformEnv } from "@vexil/runtime";
+
+export const gatewayEnv = platformEnv.extend({
+  PORT: envSchemas.port.default(4242),
+  /** single: every service in this process; cluster: proxy to the services' own processes. */
+  GATEWAY_MODE: z.enum(["single", "cluster"]).default("single"),
+  ADMIN_URL: envSchemas.url.default("http://127.0.0.1:4243"),
+  FRONTEND_EVAL_URL: envSchemas.url.default("http://127.0.0.1:4244"),
+  SIGNAL_INGEST_URL: envSchemas.url.default("http://127.0.0.1:4245"),
+  /** The address printed for users; defaults to http://localhost:<PORT>. */
+  PUBLIC_URL: envSchemas.url.optional(),
+});
+export type GatewayConfig = z.infer<typeof gatewayEnv>;

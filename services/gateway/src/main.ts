@@ -1,0 +1,53 @@
+import { addonDeliveryEnv } from "@vexil/addon-delivery";
+import { adminEnv } from "@vexil/admin";
+import { loadConfig } from "@vexil/config";
+import { frontendEvalEnv } from "@vexil/frontend-eval";
+import { createLogger } from "@vexil/logger";
+import { onShutdown } from "@vexil/runtime";
+import { startClusterGateway } from "./cluster-gateway.js";
+import { gatewayEnv } from "./config.js";
+import { startSystem } from "./system.js";
+
+const config = loadConfig(gatewayEnv, process.env);
+const logger = createLogger({ service: "gateway", level: config.LOG_LEVEL });
+const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+
+if (config.GATEWAY_MODE === "cluster") {
+  const server = await startClusterGateway(
+    {
+      port: config.PORT,
+      addresses: { admin: config.ADMIN_URL, "frontend-eval": config.FRONTEND_EVAL_URL, "signal-ingest": config.SIGNAL_INGEST_URL },
+    },
+    logger,
+  );
+  logger.info({ port: server.port }, "gateway proxying to the services");
+  onShutdown(logger, [() => server.close()]);
+} else {
+  // Each service reads its own settings from the same environment; their ports are unused here.
+  loadConfig(addonDeliveryEnv, process.env);
+  const system = await startSystem(
+    {
+      platform: config,
+      admin: loadConfig(adminEnv, process.env),
+      frontendEval: loadConfig(frontendEvalEnv, process.env),
+      port: config.PORT,
+    },
+    logger,
+  );
+  onShutdown(logger, [() => system.stop()]);
+  const token = system.createdAdminSecret
+    ? `Admin API token (created now, shown once; keep it):\n  ${system.createdAdminSecret}`
+    : "Admin API token: the one printed at the first start, or one from INIT_ADMIN_API_TOKENS.";
+  process.stdout.write(
+    [
+      "",
+      `Vexil is running at ${publicUrl}`,
+      token,
+      "Try it:",
+      `  curl -H 'Authorization: <token>' ${publicUrl}/api/admin/strategies`,
+      `API documentation: ${publicUrl}/docs`,
+      "",
+      "",
+    ].join("\n"),
+  );
+}

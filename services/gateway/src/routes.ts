@@ -1,0 +1,16 @@
+/** Which service answers which public path prefix; addon-delivery has none. */
+export type RoutedService = "admin" | "frontend-eval" | "signal-ingest";
+
+export const publicRoutes: ReadonlyArray<{ prefix: string; service: RoutedService }> = [
+  { prefix: "/api/admin", service: "admin" },
+  { prefix: "/auth", service: "admin" },
+  { prefix: "/invite", service: "admin" },
+  { prefix: "/feedback", service: "admin" },
+  { prefix: "/api/frontend", service: "frontend-eval" },
+  { prefix: "/api/client", service: "frontend-eval" },
+  { prefix: "/api/signal-endpoint", service: "signal-ingest" },
+];
+
+export function routeFor(path: string): RoutedService | undefined {
+  return publicRoutes.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`))?.service;
+}

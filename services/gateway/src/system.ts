@@ -1,0 +1,86 @@
+import { createAddonDeliveryService } from "@vexil/addon-delivery";
+import { createAdminDeps, createAdminService, type AdminSettings } from "@vexil/admin";
+import { createFrontendEvalService, type FrontendEvalConfig } from "@vexil/frontend-eval";
+import { createHttpApp, listen } from "@vexil/http";
+import type { Logger } from "@vexil/logger";
+import {
+  openBus,
+  openCache,
+  openStore,
+  type Engines,
+  type PlatformConfig,
+  type VexilService,
+} from "@vexil/runtime";
+import { createSignalIngestService } from "@vexil/signal-ingest";
+import type { StoreEngine } from "@vexil/store";
+import { createDocsRouter } from "./docs.js";
+
+export interface SystemSettings {
+  platform: PlatformConfig;
+  admin: AdminSettings;
+  frontendEval: Pick<FrontendEvalConfig, "FRONTEND_API_ENABLED">;
+  /** 0 picks a free port. */
+  port: number;
+  host?: string;
+}
+
+export interface RunningSystem {
+  url: string;
+  port: number;
+  /** The admin token created on a first start without configured tokens. */
+  createdAdminSecret: string | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * Every service in one process behind one port: each keeps its own store, and all share one bus
+ * and one cache, exactly as separate processes would share NATS and Redis.
+ */
+export async function startSystem(settings: SystemSettings, logger: Logger): Promise<RunningSystem> {
+  const { platform } = settings;
+  const bus = await openBus(platform, "vexil", logger);
+  const cache = await openCache(platform, logger);
+  const stores = new Map<string, StoreEngine>();
+  const enginesFor = async (service: string): Promise<Engines> => {
+    const store = await openStore(platform, service);
+    stores.set(service, store);
+    return { store, bus, cache };
+  };
+  const child = (service: string) => logger.child({ service });
+
+  const admin = createAdminService(
+    await createAdminDeps({ engines: await enginesFor("admin"), settings: settings.admin, logger: child("admin") }),
+  );
+  const services: VexilService[] = [
+    admin,
+    await createFrontendEvalService({ engines: await enginesFor("frontend-eval"), settings: settings.frontendEval, logger: child("frontend-eval") }),
+    await createSignalIngestService({ engines: await enginesFor("signal-ingest"), logger: child("signal-ingest") }),
+    await createAddonDeliveryService({ engines: await enginesFor("addon-delivery"), logger: child("addon-delivery") }),
+  ];
+  // Admin first: it seeds tokens and publishes what the others hydrate from.
+  for (const service of services) await service.start();
+
+  const app = createHttpApp({
+    logger,
+    routers: [createDocsRouter(), ...services.map((s) => s.router)],
+    readiness: [
+      { name: "cache", check: () => cache.ping() },
+      ...[...stores].map(([service, store]) => ({ name: `store:${service}`, check: () => store.ping() })),
+      ...services.flatMap((s) => s.readiness),
+    ],
+  });
+  const server = await listen(app, settings.port, settings.host);
+
+  return {
+    url: server.url,
+    port: server.port,
+    createdAdminSecret: admin.createdAdminSecret,
+    async stop() {
+      await server.close();
+      for (const service of [...services].reverse()) await service.stop();
+      await bus.close();
+      await cache.close();
+      for (const store of stores.values()) await store.close();
+    },
+  };
+}
