@@ -1,0 +1,92 @@
+import { rm } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestSystem, type TestSystem } from "../src/harness.js";
+
+let vexil: TestSystem;
+beforeAll(async () => {
+  vexil = await startTestSystem();
+});
+afterAll(() => vexil.stop());
+
+describe("the gateway in single-process mode", () => {
+  it("answers health and readiness", async () => {
+    expect(await (await vexil.api("/health", { token: null })).json()).toEqual({ health: "GOOD" });
+    const ready = await vexil.api("/ready", { token: null });
+    expect(ready.status).toBe(200);
+    expect((await ready.json()).checks.map((c: { name: string }) => c.name)).toContain("store:admin");
+  });
+
+  it("serves the strategy list to an admin token", async () => {
+    const res = await vexil.api("/api/admin/strategies");
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.version).toBe(1);
+    expect(body.strategies.map((s: { name: string }) => s.name)).toEqual(
+      expect.arrayContaining(["default", "flexibleRollout", "userWithId", "remoteAddress", "applicationHostname"]),
+    );
+  });
+
+  it.each([
+    ["no token", null, 401, "AuthenticationRequired"],
+    ["an unknown token", "*:*.unknown", 401, "AuthenticationRequired"],
+  ])("refuses %s with %i", async (_case, token, status, name) => {
+    const res = await vexil.api("/api/admin/strategies", { token });
+    expect(res.status).toBe(status);
+    expect(await res.json()).toMatchObject({ id: expect.any(String), name, message: expect.any(String) });
+  });
+
+  it("refuses client and frontend tokens on admin paths with 403", async () => {
+    for (const token of [vexil.tokens.client, vexil.tokens.frontend]) {
+      const res = await vexil.api("/api/admin/strategies", { token });
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({ name: "NoAccessError" });
+    }
+  });
+
+  it("answers an unknown path with 404 in the error shape", async () => {
+    const res = await vexil.api("/api/admin/no-such-thing");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ name: "NotFoundError" });
+  });
+
+  it("refuses a 101 kB body with 413 and text/plain with 415", async () => {
+    const big = await vexil.api("/api/admin/strategies", { method: "POST", body: { name: "x".repeat(101 * 1024) } });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ name: "ContentTooLarge" });
+    const plain = await vexil.api("/api/admin/strategies", {
+      method: "POST",
+      body: "hello",
+      headers: { "content-type": "text/plain" },
+    });
+    expect(plain.status).toBe(415);
+    expect(await plain.json()).toMatchObject({ name: "ContentTypeerror" });
+  });
+
+  it("serves the OpenAPI document and its page", async () => {
+    const doc = await (await vexil.api("/docs/openapi.json", { token: null })).json();
+    expect(doc.info.title).toBe("Vexil API");
+    expect(Object.keys(doc.paths)).toContain("/api/admin/strategies");
+    const page = await vexil.api("/docs", { token: null });
+    expect(page.headers.get("content-type")).toMatch(/text\/html/);
+    expect(await page.text()).toContain("swagger-ui");
+  });
+});
+
+describe("a fresh start", () => {
+  it("creates one admin token, shows it once, and keeps it across restarts", async () => {
+    const first = await startTestSystem({ seedTokens: false });
+    const secret = first.system.createdAdminSecret;
+    expect(secret).toMatch(/^\*:\*\.[0-9a-f]+$/);
+    expect((await first.api("/api/admin/strategies", { token: secret })).status).toBe(200);
+    await first.system.stop();
+
+    const second = await startTestSystem({ seedTokens: false, dataDir: first.dataDir });
+    try {
+      expect(second.system.createdAdminSecret).toBeUndefined();
+      expect((await second.api("/api/admin/strategies", { token: secret })).status).toBe(200);
+    } finally {
+      await second.stop();
+      await rm(first.dataDir, { recursive: true, force: true });
+    }
+  });
+});
