@@ -1,0 +1,82 @@
+import type { Constraint, FeatureVariant, LifecycleStage, StrategyVariant } from "@vexil/contracts";
+
+/**
+ * How a flag is stored: one document per flag, its environments (with their strategies and
+ * variants) embedded, so one transaction changes a flag and one read returns all of it. Every
+ * slice that reads flags (snapshots, segments usage, dependencies, lifecycle) reads this shape
+ * through FeatureService, never the collection.
+ */
+export interface FeatureStrategyDocument {
+  /** UUID. */
+  id: string;
+  name: string;
+  title: string | null;
+  disabled: boolean;
+  sortOrder: number;
+  constraints: Constraint[];
+  /** Stored exactly as given: evaluation must see the weights the user set. */
+  variants: StrategyVariant[];
+  parameters: Record<string, string>;
+  segments: number[];
+  createdAt: Date;
+}
+
+export interface FeatureEnvironmentDocument {
+  enabled: boolean;
+  strategies: FeatureStrategyDocument[];
+  variants: FeatureVariant[];
+  lastSeenAt: Date | null;
+}
+
+export interface FeatureDependencyDocument {
+  feature: string;
+  enabled: boolean;
+  variants: string[];
+}
+
+export interface LifecycleEntry {
+  stage: LifecycleStage;
+  enteredStageAt: Date;
+}
+
+export interface CollaboratorEntry {
+  id: number;
+  name: string;
+  imageUrl: string;
+  /** Time of this user's latest change; collaborators are listed most recent first. */
+  changedAt: Date;
+}
+
+export interface FeatureDocument {
+  /** The flag name: unique across all projects, as in Unleash. */
+  _id: string;
+  project: string;
+  type: string;
+  description: string | null;
+  stale: boolean;
+  impressionData: boolean;
+  archived: boolean;
+  archivedAt: Date | null;
+  createdAt: Date;
+  createdBy: { id: number; name: string; imageUrl: string };
+  /** Keyed by environment name; an environment of the project without an entry is disabled and empty. */
+  environments: Record<string, FeatureEnvironmentDocument>;
+  dependencies: FeatureDependencyDocument[];
+  /** Every stage entered, oldest first; the last entry is the current stage. */
+  lifecycle: LifecycleEntry[];
+  collaborators: CollaboratorEntry[];
+  /** Bumped on every change; change requests use it to detect conflicts. */
+  version: number;
+}
+
+export interface SegmentDocument {
+  /** Integer id from the `segments` sequence. */
+  _id: number;
+  name: string;
+  description: string | null;
+  project: string | null;
+  constraints: Constraint[];
+  createdBy: string | null;
+  createdAt: Date;
+  version: number;
+}
