@@ -21,3 +21,4 @@ export { createMemoryBus, type MemoryBusOptions } from "./memory-bus.js";
 export { createNatsBus, type NatsBusOptions } from "./nats-bus.js";
 export { type OutboxEvent, type OutboxRelay, type OutboxRelayOptions, type OutboxSource, startOutboxRelay } from "./outbox-relay.js";
 export { assertSubject, subjectMatches } from "./subjects.js";
+export { namespacedBus } from "./namespaced-bus.js";

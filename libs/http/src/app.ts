@@ -41,7 +41,9 @@ export function createHttpApp({
       logger,
       genReqId: (req) => req.headers["x-request-id"] as string,
       autoLogging: { ignore: (req) => req.url === "/health" || req.url === "/ready" },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
+      // 503 means "not ready yet" (a service restarting), expected during deploys; other 5xx are bugs.
+      customLogLevel: (_req, res, err) =>
+        res.statusCode === 503 ? "warn" : err || res.statusCode >= 500 ? "error" : "info",
       quietReqLogger: true,
     }),
   );

@@ -1,4 +1,4 @@
-import { createMemoryBus, createNatsBus, type Bus } from "@vexil/bus";
+import { createMemoryBus, createNatsBus, namespacedBus, type Bus } from "@vexil/bus";
 import { createMemoryCache, createRedisCache, type Cache } from "@vexil/cache";
 import type { ReadinessCheck } from "@vexil/http";
 import type { Logger } from "@vexil/logger";
@@ -15,13 +15,15 @@ export async function openStore(config: PlatformConfig, service: string): Promis
 
 export async function openBus(config: PlatformConfig, service: string, logger: Logger): Promise<Bus> {
   if (!config.NATS_URL) return createMemoryBus();
-  return createNatsBus({
+  const namespace = config.NATS_NAMESPACE;
+  const bus = await createNatsBus({
     servers: config.NATS_URL,
     streamName: config.NATS_STREAM,
-    streamSubjects: eventStreamSubjects,
+    streamSubjects: namespace ? eventStreamSubjects.map((s) => `${namespace}.${s}`) : eventStreamSubjects,
     logger: logger.child({ module: "bus" }),
     name: `vexil-${service}`,
   });
+  return namespace ? namespacedBus(bus, namespace) : bus;
 }
 
 export async function openCache(config: PlatformConfig, logger: Logger): Promise<Cache> {

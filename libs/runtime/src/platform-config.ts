@@ -10,6 +10,8 @@ export const platformEnv = z.object({
   MONGODB_DATABASE: z.string().optional(),
   NATS_URL: envSchemas.url.optional(),
   NATS_STREAM: z.string().regex(/^[\w-]+$/).default("VEXIL_EVENTS"),
+  /** Puts every subject under `<namespace>.`, so installations (or test runs) can share one NATS. */
+  NATS_NAMESPACE: z.string().regex(/^[\w-]+$/, "letters, digits, _ and - only").optional(),
   REDIS_URL: envSchemas.url.optional(),
   REDIS_KEY_PREFIX: z.string().default("vexil:"),
 });
