@@ -15,4 +15,5 @@ export * from "./frontend.js";
 export * from "./signals.js";
 export * from "./feedback.js";
 export * from "./events.js";
+export * from "./addon-topics.js";
 export * from "./openapi.js";
