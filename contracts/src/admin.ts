@@ -2,6 +2,7 @@ import { c, routerOptions } from "./common.js";
 import { addonsContract } from "./admin/addons.js";
 import { apiTokensContract } from "./admin/api-tokens.js";
 import { changeRequestsContract } from "./admin/change-requests.js";
+import { eventsContract } from "./admin/events.js";
 import { featuresContract } from "./admin/features.js";
 import { inviteLinksContract } from "./admin/invite-links.js";
 import { projectsContract } from "./admin/projects.js";
@@ -9,6 +10,7 @@ import { samlContract } from "./admin/saml.js";
 import { segmentsContract } from "./admin/segments.js";
 import { strategiesContract } from "./admin/strategies.js";
 import { tagsContract } from "./admin/tags.js";
+import { usersContract } from "./admin/users.js";
 
 /** `/api/admin/*`: one router per slice, each in `admin/<slice>.ts`. */
 export const adminContract = c.router(
@@ -23,6 +25,8 @@ export const adminContract = c.router(
     inviteLinks: inviteLinksContract,
     apiTokens: apiTokensContract,
     saml: samlContract,
+    users: usersContract,
+    events: eventsContract,
   },
   { ...routerOptions, pathPrefix: "/api/admin" },
 );

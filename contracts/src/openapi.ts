@@ -2,6 +2,7 @@ import { generateOpenApi } from "@ts-rest/open-api";
 import { c } from "./common.js";
 import type { RouteMetadata } from "./common.js";
 import { adminContract } from "./admin.js";
+import { authContract } from "./auth.js";
 import { feedbackContract } from "./feedback.js";
 import { frontendContract } from "./frontend.js";
 import { signalsContract } from "./signals.js";
@@ -15,6 +16,7 @@ export const apiContract = c.router({
   frontend: frontendContract,
   signals: signalsContract,
   feedback: feedbackContract,
+  auth: authContract,
 });
 
 /** The OpenAPI 3 document for all surfaces, with the `Authorization` header as the API key. */

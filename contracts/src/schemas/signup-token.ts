@@ -55,3 +55,11 @@ export const publicSignupTokenUpdateSchema = z.object({
   enabled: z.boolean().optional(),
 });
 export type PublicSignupTokenUpdate = z.infer<typeof publicSignupTokenUpdateSchema>;
+
+/** Create body, as Unleash takes it; the role defaults to Viewer (3). */
+export const createPublicSignupTokenSchema = z.object({
+  name: z.string().trim().min(1, "Must not be empty").max(255),
+  expiresAt: dateTimeSchema,
+  roleId: z.number().int().positive().optional(),
+});
+export type CreatePublicSignupToken = z.infer<typeof createPublicSignupTokenSchema>;

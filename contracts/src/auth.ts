@@ -1,0 +1,33 @@
+import { c, errorResponses, routerOptions } from "./common.js";
+import { loginSchema, signupSchema, userSchema } from "./schemas/index.js";
+
+/**
+ * Sign-in and invite-link signup, outside `/api/admin` as in Unleash. Logout (`GET|POST /logout`)
+ * redirects, so it is a plain route, not part of this contract.
+ */
+export const authContract = c.router(
+  {
+    login: {
+      method: "POST",
+      path: "/auth/simple/login",
+      summary: "Sign in with a username (or email) and password; sets the `vexil-session` cookie",
+      body: loginSchema,
+      responses: { 200: userSchema, ...errorResponses(400, 401, 413, 415) },
+    },
+    validateInvite: {
+      method: "GET",
+      path: "/invite/:token/validate",
+      summary: "Whether a public signup token can still be used",
+      responses: { 200: c.noBody(), ...errorResponses(400) },
+    },
+    signup: {
+      method: "POST",
+      path: "/invite/:token/signup",
+      summary: "Create a user with the signup token's role",
+      body: signupSchema,
+      responses: { 201: userSchema, ...errorResponses(400, 409, 413, 415) },
+    },
+  },
+  routerOptions,
+);
+export type AuthContract = typeof authContract;
