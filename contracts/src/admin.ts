@@ -7,6 +7,9 @@ import { featuresContract } from "./admin/features.js";
 import { inviteLinksContract } from "./admin/invite-links.js";
 import { projectsContract } from "./admin/projects.js";
 import { samlContract } from "./admin/saml.js";
+import { actionsContract } from "./admin/actions.js";
+import { serviceAccountsContract } from "./admin/service-accounts.js";
+import { signalEndpointsContract } from "./admin/signals.js";
 import { segmentsContract } from "./admin/segments.js";
 import { strategiesContract } from "./admin/strategies.js";
 import { tagsContract } from "./admin/tags.js";
@@ -27,6 +30,9 @@ export const adminContract = c.router(
     saml: samlContract,
     users: usersContract,
     events: eventsContract,
+    signalEndpoints: signalEndpointsContract,
+    serviceAccounts: serviceAccountsContract,
+    actions: actionsContract,
   },
   { ...routerOptions, pathPrefix: "/api/admin" },
 );

@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { c, dateTimeSchema, errorResponses, routerOptions } from "../common.js";
+
+/**
+ * Service accounts (Unleash Enterprise): users that are not people. Actions run as one, so its root
+ * role decides what an action may change, and the event log names it.
+ */
+
+/** Unleash's root roles: Admin 1, Editor 2, Viewer 3; given by id or by name. */
+export const serviceAccountRootRoles = [
+  { id: 1, name: "Admin", type: "root", description: "Users with the root admin role have superuser access to Unleash." },
+  { id: 2, name: "Editor", type: "root", description: "Users with the root editor role have access to most features in Unleash." },
+  { id: 3, name: "Viewer", type: "root", description: "Users with the root viewer role can only read root resources in Unleash." },
+] as const;
+const rootRoleRef = z.union([z.number().int(), z.enum(["Admin", "Editor", "Viewer"])]);
+
+export const serviceAccountSchema = z.object({
+  id: z.number().int(),
+  name: z.string().nullable(),
+  username: z.string(),
+  imageUrl: z.string(),
+  rootRole: z.number().int(),
+  accountType: z.literal("Service Account"),
+  isAPI: z.boolean(),
+  createdAt: dateTimeSchema,
+  seenAt: dateTimeSchema.nullable(),
+});
+export type ServiceAccount = z.infer<typeof serviceAccountSchema>;
+
+export const createServiceAccountSchema = z
+  .object({
+    username: z.string().trim().min(1).max(255),
+    name: z.string().trim().max(255).optional(),
+    rootRole: rootRoleRef,
+  })
+  .strict();
+export type CreateServiceAccount = z.infer<typeof createServiceAccountSchema>;
+
+export const updateServiceAccountSchema = z
+  .object({ name: z.string().trim().max(255).optional(), rootRole: rootRoleRef.optional() })
+  .strict();
+export type UpdateServiceAccount = z.infer<typeof updateServiceAccountSchema>;
+
+const rootRoleSchema = z.object({ id: z.number().int(), name: z.string(), type: z.string(), description: z.string() });
+const idParams = z.object({ id: z.coerce.number().int().positive() });
+
+export const serviceAccountsContract = c.router(
+  {
+    list: {
+      method: "GET",
+      path: "/service-account",
+      summary: "List service accounts and the root roles they can have",
+      responses: {
+        200: z.object({ serviceAccounts: z.array(serviceAccountSchema), rootRoles: z.array(rootRoleSchema) }),
+        ...errorResponses(401, 403),
+      },
+    },
+    create: {
+      method: "POST",
+      path: "/service-account",
+      summary: "Create a service account",
+      body: createServiceAccountSchema,
+      responses: { 201: serviceAccountSchema, ...errorResponses(400, 401, 403, 409, 413, 415) },
+    },
+    update: {
+      method: "PUT",
+      path: "/service-account/:id",
+      summary: "Update a service account's name or root role",
+      pathParams: idParams,
+      body: updateServiceAccountSchema,
+      responses: { 200: serviceAccountSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
+    },
+    delete: {
+      method: "DELETE",
+      path: "/service-account/:id",
+      summary: "Delete a service account (refused while an action set runs as it)",
+      pathParams: idParams,
+      body: c.noBody(),
+      responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404, 409) },
+    },
+  },
+  routerOptions,
+);
