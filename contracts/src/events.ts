@@ -235,6 +235,17 @@ export function subjectToken(value: string): string {
   return encodeURIComponent(value).replace(/\./g, "%2E").replace(/\*/g, "%2A");
 }
 
+/**
+ * Features the SDKs reported using (client and frontend metrics), batched by frontend-eval; the
+ * admin records them as the feature environment's `lastSeenAt`.
+ */
+export const featuresSeenSchema = z.object({
+  environment: z.string().min(1),
+  features: z.array(z.string().min(1)).min(1),
+  seenAt: dateTimeSchema,
+});
+export type FeaturesSeen = z.infer<typeof featuresSeenSchema>;
+
 export const subjects = {
   /** Wildcard for every domain event (the JetStream stream's subject filter). */
   allDomainEvents: "events.>",
@@ -244,6 +255,7 @@ export const subjects = {
   snapshotUpdated: (environment: string) => `snapshot.updated.${subjectToken(environment)}`,
   tokensChanged: "tokens.changed",
   signalsReceived: "signals.received",
+  featuresSeen: "metrics.features-seen",
 } as const;
 
 export const topics = {
@@ -265,4 +277,5 @@ export const topics = {
     subject: subjects.signalsReceived,
     schema: signalReceivedSchema,
   } satisfies Topic<SignalReceived>,
+  featuresSeen: { subject: subjects.featuresSeen, schema: featuresSeenSchema } satisfies Topic<FeaturesSeen>,
 } as const;

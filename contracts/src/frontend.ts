@@ -1,7 +1,13 @@
 import { c, errorResponses, routerOptions } from "./common.js";
-import { frontendContextQuerySchema, frontendResultSchema } from "./schemas/index.js";
+import {
+  clientMetricsSchema,
+  clientRegistrationSchema,
+  frontendContextBodySchema,
+  frontendContextQuerySchema,
+  frontendResultSchema,
+} from "./schemas/index.js";
 
-/** `/api/frontend`: the features enabled for the context given in the query string. */
+/** `/api/frontend`: the features enabled for a context. 404 everywhere when the API is disabled. */
 export const frontendContract = c.router(
   {
     getFeatures: {
@@ -9,8 +15,31 @@ export const frontendContract = c.router(
       path: "",
       summary: "Features enabled for a context",
       query: frontendContextQuerySchema,
-      // 404 when the frontend API is disabled.
-      responses: { 200: frontendResultSchema, ...errorResponses(401, 404) },
+      responses: { 200: frontendResultSchema, ...errorResponses(401, 403, 404) },
+    },
+    postFeatures: {
+      method: "POST",
+      path: "",
+      summary: "Features enabled for a context given in the body",
+      contentType: "application/json",
+      body: frontendContextBodySchema,
+      responses: { 200: frontendResultSchema, ...errorResponses(400, 401, 403, 404, 415) },
+    },
+    register: {
+      method: "POST",
+      path: "/client/register",
+      summary: "A browser SDK announces itself",
+      contentType: "application/json",
+      body: clientRegistrationSchema,
+      responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404, 415) },
+    },
+    metrics: {
+      method: "POST",
+      path: "/client/metrics",
+      summary: "Usage counts from a browser SDK",
+      contentType: "application/json",
+      body: clientMetricsSchema,
+      responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404, 415) },
     },
   },
   { ...routerOptions, pathPrefix: "/api/frontend" },

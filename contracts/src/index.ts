@@ -14,6 +14,7 @@ export { strategiesContract } from "./admin/strategies.js";
 export { tagsContract } from "./admin/tags.js";
 export { usersContract } from "./admin/users.js";
 export * from "./frontend.js";
+export * from "./client.js";
 export * from "./signals.js";
 export * from "./admin/signals.js";
 export * from "./admin/actions.js";

@@ -5,6 +5,7 @@ import { adminContract } from "./admin.js";
 import { authContract } from "./auth.js";
 import { feedbackContract } from "./feedback.js";
 import { frontendContract } from "./frontend.js";
+import { clientContract } from "./client.js";
 import { signalsContract } from "./signals.js";
 
 type OperationMapper = NonNullable<NonNullable<Parameters<typeof generateOpenApi>[2]>["operationMapper"]>;
@@ -14,6 +15,7 @@ type OperationObject = Parameters<OperationMapper>[0];
 export const apiContract = c.router({
   admin: adminContract,
   frontend: frontendContract,
+  client: clientContract,
   signals: signalsContract,
   feedback: feedbackContract,
   auth: authContract,

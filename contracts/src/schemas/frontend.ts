@@ -41,3 +41,12 @@ export const frontendResultSchema = z.object({
   toggles: z.array(frontendToggleSchema),
 });
 export type FrontendResult = z.infer<typeof frontendResultSchema>;
+
+/**
+ * `POST /api/frontend` body: `{context: {...}}` as the browser SDK sends it with
+ * `usePOSTrequests`; a bare context object is taken too.
+ */
+export const frontendContextBodySchema = z
+  .object({ context: frontendContextQuerySchema.optional() })
+  .passthrough();
+export type FrontendContextBody = z.infer<typeof frontendContextBodySchema>;

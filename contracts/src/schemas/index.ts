@@ -1,6 +1,7 @@
 export * from "./addon.js";
 export * from "./api-token.js";
 export * from "./change-request.js";
+export * from "./client.js";
 export * from "./constraint.js";
 export * from "./event.js";
 export * from "./feature.js";

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { clientContract } from "./client.js";
+import {
+  clientMetricsSchema,
+  clientRegistrationSchema,
+  deltaEventSchema,
+  frontendContextBodySchema,
+  snapshotCacheKey,
+  storedSnapshotSchema,
+} from "./schemas/index.js";
+import { featuresSeenSchema, topics } from "./events.js";
+
+describe("client contract", () => {
+  it("serves the SDK paths under /api/client", () => {
+    expect(clientContract.getFeatures.path).toBe("/api/client/features");
+    expect(clientContract.streaming.path).toBe("/api/client/streaming");
+    expect(clientContract.register.responses[202]).toBeDefined();
+  });
+
+  it("requires an appName on registration and metrics, and keeps unknown fields", () => {
+    expect(clientRegistrationSchema.safeParse({ instanceId: "i" }).success).toBe(false);
+    expect(clientRegistrationSchema.parse({ appName: "a", extra: 1 })).toEqual({ appName: "a", extra: 1 });
+    expect(clientMetricsSchema.safeParse({ appName: "a", bucket: { start: 1, stop: 2, toggles: { f: { yes: -1 } } } }).success).toBe(false);
+  });
+
+  it("tells delta events apart by type and refuses unknown ones", () => {
+    expect(deltaEventSchema.parse({ eventId: 3, type: "segment-removed", segmentId: 2 })).toEqual({
+      eventId: 3,
+      type: "segment-removed",
+      segmentId: 2,
+    });
+    expect(deltaEventSchema.safeParse({ eventId: 3, type: "feature-exploded" }).success).toBe(false);
+  });
+
+  it("reads stored snapshots with features as JSON text", () => {
+    const stored = { environment: "development", revision: 4, features: ['{"name":"a"}'], segments: [] };
+    expect(storedSnapshotSchema.parse(stored)).toEqual(stored);
+    expect(storedSnapshotSchema.safeParse({ ...stored, revision: -1 }).success).toBe(false);
+    expect(snapshotCacheKey("production")).toBe("snapshot:production");
+  });
+
+  it("takes the frontend context nested or bare", () => {
+    expect(frontendContextBodySchema.parse({ context: { userId: "u" } }).context?.userId).toBe("u");
+    expect(frontendContextBodySchema.safeParse({ context: { userId: 5 } }).success).toBe(false);
+  });
+
+  it("batches seen features with an ISO time", () => {
+    expect(topics.featuresSeen.subject).toBe("metrics.features-seen");
+    expect(featuresSeenSchema.safeParse({ environment: "development", features: [], seenAt: new Date().toISOString() }).success).toBe(false);
+  });
+});
