@@ -9,6 +9,12 @@ import { UnitOfWork } from "./events/unit-of-work.js";
 import { createProjectStore } from "./projects/project-store.js";
 import { createStrategyStore } from "./strategies/strategy-store.js";
 import { StrategyService } from "./strategies/strategy-service.js";
+import { createConstraintValidator } from "./constraints/constraint-validation.js";
+import { EnvironmentService } from "./environments/environment-service.js";
+import { FeatureService } from "./features/feature-service.js";
+import { createFavoriteStore, createFeatureStore } from "./features/feature-store.js";
+import { createSegmentLookup } from "./features/segment-lookup.js";
+import { ProjectService } from "./projects/project-service.js";
 
 export type AdminSettings = Pick<AdminConfig, "INIT_ADMIN_API_TOKENS" | "INIT_CLIENT_API_TOKENS" | "INIT_FRONTEND_API_TOKENS">;
 
@@ -32,8 +38,37 @@ export async function createAdminDeps({
     environments: createEnvironmentStore(store),
     projects: await createProjectStore(store),
     strategies: createStrategyStore(store),
+    features: await createFeatureStore(store),
+    favorites: await createFavoriteStore(store),
   };
   const sharedTokens = await openSharedTokenSet(cache, bus);
+  const strategies = new StrategyService({ strategies: stores.strategies });
+  const strategyExists = (name: string) => strategies.exists(name);
+  const environmentService = new EnvironmentService({ environments: stores.environments, unitOfWork, clock });
+  const projectService = new ProjectService({
+    projects: stores.projects,
+    environments: stores.environments,
+    features: {
+      countLive: (project, session) => stores.features.count({ project, archived: false }, session),
+      deleteArchived: async (project, session) => {
+        for (const flag of await stores.features.list({ project, archived: true }, session)) await stores.features.delete(flag._id, session);
+      },
+    },
+    strategyExists,
+    unitOfWork,
+    clock,
+  });
+  const featureService = new FeatureService({
+    features: stores.features,
+    favorites: stores.favorites,
+    projects: projectService,
+    strategyExists,
+    segments: createSegmentLookup(store),
+    // Legal values of context fields join in once the context-field slice offers them.
+    validateConstraints: createConstraintValidator({ legalValues: async () => new Map() }),
+    unitOfWork,
+    clock,
+  });
   return {
     engines,
     settings,
@@ -44,7 +79,10 @@ export async function createAdminDeps({
     stores,
     sharedTokens,
     access: new AccessService(),
-    strategies: new StrategyService({ strategies: stores.strategies }),
+    strategies,
+    environmentService,
+    projectService,
+    featureService,
   };
 }
 export type AdminDeps = Awaited<ReturnType<typeof createAdminDeps>>;

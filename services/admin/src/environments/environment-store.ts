@@ -11,8 +11,8 @@ export interface EnvironmentDocument {
 }
 
 export interface EnvironmentStore {
-  list(): Promise<EnvironmentDocument[]>;
-  get(name: string): Promise<EnvironmentDocument | null>;
+  list(session?: StoreSession): Promise<EnvironmentDocument[]>;
+  get(name: string, session?: StoreSession): Promise<EnvironmentDocument | null>;
   insert(doc: EnvironmentDocument, session?: StoreSession): Promise<void>;
   update(name: string, fields: Partial<Omit<EnvironmentDocument, "_id">>, session?: StoreSession): Promise<boolean>;
   delete(name: string, session?: StoreSession): Promise<boolean>;
@@ -22,13 +22,14 @@ export interface EnvironmentStore {
 export function createEnvironmentStore(engine: StoreEngine): EnvironmentStore {
   const environments: Collection<EnvironmentDocument> = engine.collection("environments");
   return {
-    list: () => environments.find({}, { sort: { sortOrder: 1, _id: 1 } }),
-    get: (name) => environments.findOne({ _id: name }),
+    list: (session) => environments.find({}, { sort: { sortOrder: 1, _id: 1 }, session }),
+    get: (name, session) => environments.findOne({ _id: name }, { session }),
     async insert(doc, session) {
       await environments.insertOne(doc, { session });
     },
     async update(name, fields, session) {
-      return (await environments.updateOne({ _id: name }, { $set: fields }, { session })).matchedCount === 1;
+      const { _id, ...rest } = fields as Partial<EnvironmentDocument>;
+      return (await environments.updateOne({ _id: name }, { $set: rest }, { session })).matchedCount === 1;
     },
     async delete(name, session) {
       return (await environments.deleteOne({ _id: name }, { session })).deletedCount === 1;

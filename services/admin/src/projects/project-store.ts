@@ -34,12 +34,12 @@ export const projectEnvironmentId = (project: string, environment: string) => `$
 
 export interface ProjectStore {
   list(): Promise<ProjectDocument[]>;
-  get(id: string): Promise<ProjectDocument | null>;
+  get(id: string, session?: StoreSession): Promise<ProjectDocument | null>;
   insert(doc: ProjectDocument, session?: StoreSession): Promise<void>;
   update(id: string, fields: Partial<Omit<ProjectDocument, "_id">>, session?: StoreSession): Promise<boolean>;
   delete(id: string, session?: StoreSession): Promise<boolean>;
   count(): Promise<number>;
-  environments(project: string): Promise<ProjectEnvironmentDocument[]>;
+  environments(project: string, session?: StoreSession): Promise<ProjectEnvironmentDocument[]>;
   addEnvironment(doc: ProjectEnvironmentDocument, session?: StoreSession): Promise<void>;
   updateEnvironment(
     project: string,
@@ -56,7 +56,7 @@ export async function createProjectStore(engine: StoreEngine): Promise<ProjectSt
   await projectEnvironments.createIndex({ project: 1, environment: 1 }, { unique: true });
   return {
     list: () => projects.find({}, { sort: { createdAt: 1, _id: 1 } }),
-    get: (id) => projects.findOne({ _id: id }),
+    get: (id, session) => projects.findOne({ _id: id }, { session }),
     async insert(doc, session) {
       await projects.insertOne(doc, { session });
     },
@@ -68,7 +68,7 @@ export async function createProjectStore(engine: StoreEngine): Promise<ProjectSt
       return (await projects.deleteOne({ _id: id }, { session })).deletedCount === 1;
     },
     count: () => projects.countDocuments({}),
-    environments: (project) => projectEnvironments.find({ project }, { sort: { environment: 1 } }),
+    environments: (project, session) => projectEnvironments.find({ project }, { sort: { environment: 1 }, session }),
     async addEnvironment(doc, session) {
       await projectEnvironments.insertOne(doc, { session });
     },

@@ -1,0 +1,100 @@
+import { NotFoundError } from "@vexil/errors";
+import type { Collection, StoreEngine, StoreSession } from "@vexil/store";
+import type { FeatureDocument } from "./feature-model.js";
+
+export interface FeatureQuery {
+  project?: string;
+  archived?: boolean;
+}
+
+/** A change to one flag: gets a copy of the stored document, returns the new one. */
+export type FeatureMutation = (feature: FeatureDocument) => FeatureDocument | Promise<FeatureDocument>;
+
+export interface FeatureStore {
+  get(name: string, session?: StoreSession): Promise<FeatureDocument | null>;
+  list(query: FeatureQuery, session?: StoreSession): Promise<FeatureDocument[]>;
+  count(query: FeatureQuery, session?: StoreSession): Promise<number>;
+  /** Flags that depend on `parent`. */
+  children(parent: string, session?: StoreSession): Promise<FeatureDocument[]>;
+  insert(doc: FeatureDocument, session: StoreSession): Promise<void>;
+  /**
+   * Reads the flag inside the transaction, applies `mutate`, bumps `version` and writes it back.
+   * Returns the stored result; NotFoundError when the flag does not exist.
+   */
+  update(name: string, mutate: FeatureMutation, session: StoreSession): Promise<{ before: FeatureDocument; after: FeatureDocument }>;
+  delete(name: string, session: StoreSession): Promise<boolean>;
+}
+
+export interface FavoriteDocument {
+  /** `<userId>:<feature>` */
+  _id: string;
+  userId: number;
+  feature: string;
+  createdAt: Date;
+}
+
+export interface FavoriteStore {
+  add(userId: number, feature: string, now: Date, session: StoreSession): Promise<boolean>;
+  remove(userId: number, feature: string, session: StoreSession): Promise<boolean>;
+  removeFeature(feature: string, session: StoreSession): Promise<void>;
+  favorites(userId: number): Promise<Set<string>>;
+}
+
+function filterOf(query: FeatureQuery): Record<string, unknown> {
+  const filter: Record<string, unknown> = {};
+  if (query.project !== undefined) filter.project = query.project;
+  if (query.archived !== undefined) filter.archived = query.archived;
+  return filter;
+}
+
+export async function createFeatureStore(engine: StoreEngine): Promise<FeatureStore> {
+  const features: Collection<FeatureDocument> = engine.collection("features");
+  await features.createIndex({ project: 1, archived: 1 });
+  await features.createIndex({ "dependencies.feature": 1 });
+  return {
+    get: (name, session) => features.findOne({ _id: name }, { session }),
+    list: (query, session) => features.find(filterOf(query), { sort: { createdAt: 1, _id: 1 }, session }),
+    count: (query, session) => features.countDocuments(filterOf(query), { session }),
+    children: (parent, session) => features.find({ "dependencies.feature": parent }, { sort: { _id: 1 }, session }),
+    async insert(doc, session) {
+      await features.insertOne(doc, { session });
+    },
+    async update(name, mutate, session) {
+      const before = await features.findOne({ _id: name }, { session });
+      if (!before) throw new NotFoundError(`Could not find feature flag ${name}`);
+      const changed = await mutate(structuredClone(before));
+      const after: FeatureDocument = { ...changed, _id: before._id, version: before.version + 1 };
+      await features.replaceOne({ _id: name }, after, { session });
+      return { before, after };
+    },
+    async delete(name, session) {
+      return (await features.deleteOne({ _id: name }, { session })).deletedCount === 1;
+    },
+  };
+}
+
+export async function createFavoriteStore(engine: StoreEngine): Promise<FavoriteStore> {
+  const favorites: Collection<FavoriteDocument> = engine.collection("feature_favorites");
+  await favorites.createIndex({ userId: 1 });
+  const id = (userId: number, feature: string) => `${userId}:${feature}`;
+  return {
+    async add(userId, feature, now, session) {
+      const result = await favorites.updateOne(
+        { _id: id(userId, feature) },
+        { $setOnInsert: { userId, feature, createdAt: now } },
+        { upsert: true, session },
+      );
+      return result.upsertedId !== null;
+    },
+    async remove(userId, feature, session) {
+      return (await favorites.deleteOne({ _id: id(userId, feature) }, { session })).deletedCount === 1;
+    },
+    async removeFeature(feature, session) {
+      await favorites.deleteMany({ feature }, { session });
+    },
+    async favorites(userId) {
+      const docs = await favorites.find({ userId });
+      return new Set(docs.map((doc) => doc.feature));
+    },
+  };
+}
