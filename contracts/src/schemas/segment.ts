@@ -30,3 +30,20 @@ export type SegmentList = z.infer<typeof segmentListSchema>;
 export const segmentIdParamsSchema = z.object({
   id: z.coerce.number().int().positive(),
 });
+
+export const segmentNameBodySchema = z.object({ name: z.string().min(1) });
+
+/** `GET /api/admin/segments/:id/strategies`: the strategies that reference a segment. */
+export const segmentStrategiesSchema = z.object({
+  strategies: z.array(
+    z.object({
+      id: z.string(),
+      projectId: z.string(),
+      featureName: z.string(),
+      strategyName: z.string(),
+      environment: z.string(),
+    }),
+  ),
+  changeRequestStrategies: z.array(z.record(z.string(), z.unknown())),
+});
+export type SegmentStrategies = z.infer<typeof segmentStrategiesSchema>;

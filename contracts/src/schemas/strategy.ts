@@ -57,3 +57,28 @@ export const strategyListSchema = z.object({
   strategies: z.array(strategyDefinitionSchema),
 });
 export type StrategyList = z.infer<typeof strategyListSchema>;
+
+/** A custom strategy definition as written: names travel in paths, so they are URL-friendly. */
+export const upsertStrategyDefinitionSchema = z.object({
+  name: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9._~-]+$/, "Must be URL friendly: letters, digits and . _ ~ -"),
+  title: z.string().nullable().optional(),
+  displayName: z.string().nullable().optional(),
+  description: z.string().nullable().optional(),
+  editable: z.boolean().optional(),
+  deprecated: z.boolean().optional(),
+  parameters: z
+    .array(
+      z.object({
+        name: z.string().min(1),
+        type: z.enum(["string", "percentage", "list", "number", "boolean"]),
+        description: z.string().optional(),
+        required: z.boolean().optional(),
+      }),
+    )
+    .default([]),
+});
+export type UpsertStrategyDefinition = z.infer<typeof upsertStrategyDefinitionSchema>;
