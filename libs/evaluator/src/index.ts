@@ -1,6 +1,9 @@
 export { compileSnapshot } from './compile.js';
 export type { CompiledDependency, CompiledFeature, CompiledSnapshot, CompiledStrategy } from './compile.js';
 export { applyDelta } from './delta.js';
+/** One constraint as a predicate over a context, for callers outside flag evaluation (action filters). */
+export { compileConstraint } from './constraints.js';
+export type { Check } from './constraints.js';
 export type { DeltaEvent } from './delta.js';
 export { evaluate, evaluateAll } from './evaluate.js';
 export type {
