@@ -1,0 +1,61 @@
+import type { ClientFeature, ClientSegment, ClientStrategy } from "@vexil/contracts";
+import type { FeatureDocument, FeatureStrategyDocument, SegmentDocument } from "../features/feature-model.js";
+
+/**
+ * A flag as the SDKs receive it for one environment (`/api/client/features`): enabled strategies
+ * only, in their sort order, and variants exactly as stored (no rescaling or re-sorting, so the
+ * SDKs place users where the weights given say). Key order follows Unleash's payload.
+ */
+export function toClientFeature(doc: FeatureDocument, environment: string): ClientFeature {
+  const env = doc.environments[environment];
+  const feature: ClientFeature = {
+    name: doc._id,
+    type: doc.type,
+    description: doc.description,
+    project: doc.project,
+    enabled: env?.enabled ?? false,
+    stale: doc.stale,
+    impressionData: doc.impressionData,
+    strategies: env ? enabledInOrder(env.strategies).map(toClientStrategy) : [],
+    variants: env?.variants ?? [],
+  };
+  if (doc.dependencies.length > 0) {
+    feature.dependencies = doc.dependencies.map(({ feature: parent, enabled, variants }) => ({
+      feature: parent,
+      enabled,
+      variants,
+    }));
+  }
+  return feature;
+}
+
+function enabledInOrder(strategies: FeatureStrategyDocument[]): FeatureStrategyDocument[] {
+  // Array.prototype.sort is stable: equal sortOrders keep their stored (creation) order.
+  return strategies.filter((strategy) => !strategy.disabled).sort((a, b) => a.sortOrder - b.sortOrder);
+}
+
+function toClientStrategy(strategy: FeatureStrategyDocument): ClientStrategy {
+  return {
+    id: strategy.id,
+    name: strategy.name,
+    ...(strategy.title ? { title: strategy.title } : {}),
+    sortOrder: strategy.sortOrder,
+    constraints: strategy.constraints,
+    parameters: strategy.parameters,
+    ...(strategy.segments.length > 0 ? { segments: strategy.segments } : {}),
+    variants: strategy.variants,
+  };
+}
+
+export function toClientSegment(doc: SegmentDocument): ClientSegment {
+  return { id: doc._id, name: doc.name, constraints: doc.constraints };
+}
+
+/** A flag is served in the environments of its project, as in Unleash. */
+export function servedIn(
+  doc: FeatureDocument,
+  environment: string,
+  projectEnvironments: ReadonlyMap<string, ReadonlySet<string>>,
+): boolean {
+  return !doc.archived && projectEnvironments.get(doc.project)?.has(environment) === true;
+}

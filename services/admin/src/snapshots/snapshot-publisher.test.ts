@@ -1,0 +1,290 @@
+import { describe, expect, it, vi } from "vitest";
+import { createMemoryBus } from "@vexil/bus";
+import { createMemoryCache } from "@vexil/cache";
+import { snapshotCacheKey, snapshotEnvironmentsKey, storedSnapshotSchema, type EventType } from "@vexil/contracts";
+import { createLogger } from "@vexil/logger";
+import type { FeatureDocument, FeatureStrategyDocument, SegmentDocument } from "../features/feature-model.js";
+import { toClientFeature } from "./client-features.js";
+import { SnapshotPublisher, type SnapshotSources } from "./snapshot-publisher.js";
+
+const at = new Date("2024-05-01T00:00:00.000Z");
+
+function strategy(overrides: Partial<FeatureStrategyDocument> = {}): FeatureStrategyDocument {
+  return {
+    id: "00000000-0000-4000-8000-000000000001",
+    name: "default",
+    title: null,
+    disabled: false,
+    sortOrder: 0,
+    constraints: [],
+    variants: [],
+    parameters: {},
+    segments: [],
+    createdAt: at,
+    ...overrides,
+  };
+}
+
+function flag(name: string, overrides: Partial<FeatureDocument> = {}): FeatureDocument {
+  return {
+    _id: name,
+    project: "default",
+    type: "release",
+    description: null,
+    stale: false,
+    impressionData: false,
+    archived: false,
+    archivedAt: null,
+    createdAt: at,
+    createdBy: { id: 1, name: "admin", imageUrl: "" },
+    environments: {
+      development: { enabled: true, strategies: [strategy()], variants: [], lastSeenAt: null },
+    },
+    dependencies: [],
+    lifecycle: [],
+    collaborators: [],
+    version: 1,
+    ...overrides,
+  };
+}
+
+function segment(id: number, values: string[]): SegmentDocument {
+  return {
+    _id: id,
+    name: `segment-${id}`,
+    description: null,
+    project: null,
+    constraints: [{ contextName: "userId", operator: "IN", values }],
+    createdBy: null,
+    createdAt: at,
+    version: 1,
+  };
+}
+
+/** An in-memory flag model that counts reads, standing in for the owning services. */
+function fakeModel() {
+  const flags = new Map<string, FeatureDocument>();
+  const segments = new Map<number, SegmentDocument>();
+  let eventId = 0;
+  const reads = { listFeatures: 0, findFeature: 0 };
+  const sources: SnapshotSources = {
+    async listFeatures() {
+      reads.listFeatures++;
+      return [...flags.values()].filter((f) => !f.archived);
+    },
+    async findFeature(name) {
+      reads.findFeature++;
+      return flags.get(name) ?? null;
+    },
+    async listSegments() {
+      return [...segments.values()];
+    },
+    async listEnvironments() {
+      return ["development", "production"];
+    },
+    async listProjectEnvironments() {
+      return [
+        { project: "default", environment: "development" },
+        { project: "default", environment: "production" },
+      ];
+    },
+    async latestEventId() {
+      return eventId;
+    },
+  };
+  return {
+    flags,
+    segments,
+    sources,
+    reads,
+    /** Records a change the way a unit of work would announce it. */
+    event(type: EventType, featureName: string | null = null) {
+      return { _id: ++eventId, type, featureName };
+    },
+  };
+}
+
+async function setup() {
+  const model = fakeModel();
+  const cache = createMemoryCache();
+  const bus = createMemoryBus();
+  const announced: unknown[] = [];
+  bus.subscribe("snapshot.updated.*", (payload) => {
+    announced.push(payload);
+  });
+  const publisher = new SnapshotPublisher({
+    sources: model.sources,
+    cache,
+    bus,
+    logger: createLogger({ service: "test", level: "silent" }),
+    retryDelayMs: 10,
+  });
+  const read = async (environment: string) =>
+    storedSnapshotSchema.parse(await cache.getJson(snapshotCacheKey(environment)));
+  const features = async (environment: string) => (await read(environment)).features.map((json) => JSON.parse(json));
+  return { model, cache, bus, publisher, announced, read, features };
+}
+
+describe("toClientFeature", () => {
+  it("serves enabled strategies in sort order, variants as stored, and dependencies", () => {
+    const doc = flag("child", {
+      impressionData: true,
+      dependencies: [{ feature: "parent", enabled: true, variants: ["blue"] }],
+      environments: {
+        development: {
+          enabled: true,
+          strategies: [
+            strategy({ id: "b", sortOrder: 2, title: "second", segments: [3] }),
+            strategy({ id: "off", disabled: true, sortOrder: 0 }),
+            strategy({ id: "a", sortOrder: 1, name: "flexibleRollout", parameters: { rollout: "50" } }),
+          ],
+          // Weights that do not sum to 1000 and are not sorted: kept exactly.
+          variants: [
+            { name: "z", weight: 700, weightType: "variable", stickiness: "default" },
+            { name: "a", weight: 33, weightType: "fix", stickiness: "default" },
+          ],
+          lastSeenAt: null,
+        },
+      },
+    });
+    const client = toClientFeature(doc, "development");
+    expect(client.strategies.map((s) => s.id)).toEqual(["a", "b"]);
+    expect(client.strategies[1]).toMatchObject({ title: "second", segments: [3] });
+    expect(client.strategies[0]).not.toHaveProperty("segments");
+    expect(client.strategies[0]).not.toHaveProperty("title");
+    expect(client.variants.map((v) => [v.name, v.weight])).toEqual([
+      ["z", 700],
+      ["a", 33],
+    ]);
+    expect(client.dependencies).toEqual([{ feature: "parent", enabled: true, variants: ["blue"] }]);
+    expect(client).toMatchObject({ name: "child", enabled: true, impressionData: true, project: "default" });
+  });
+
+  it("serves a flag without an entry for the environment as disabled and empty", () => {
+    const client = toClientFeature(flag("plain"), "production");
+    expect(client).toMatchObject({ enabled: false, strategies: [], variants: [] });
+    expect(client).not.toHaveProperty("dependencies");
+  });
+});
+
+describe("SnapshotPublisher", () => {
+  it("publishes every environment at start, sorted by name, with the newest event as revision", async () => {
+    const { model, publisher, read, features, announced, cache } = await setup();
+    model.flags.set("b", flag("b"));
+    model.flags.set("a", flag("a"));
+    model.flags.set("gone", flag("gone", { archived: true }));
+    model.segments.set(1, segment(1, ["u1"]));
+    model.event("feature-created", "a");
+    await publisher.start();
+    expect((await features("development")).map((f) => f.name)).toEqual(["a", "b"]);
+    expect((await read("development")).revision).toBe(1);
+    expect((await read("development")).segments).toEqual([
+      { id: 1, name: "segment-1", constraints: [{ contextName: "userId", operator: "IN", values: ["u1"] }] },
+    ]);
+    expect((await features("production")).map((f) => f.enabled)).toEqual([false, false]);
+    expect(await cache.getJson(snapshotEnvironmentsKey)).toEqual(["development", "production"]);
+    expect(announced).toEqual([
+      { environment: "development", revision: 1 },
+      { environment: "production", revision: 1 },
+    ]);
+    await publisher.stop();
+  });
+
+  it("re-reads only the flags named in the events and republishes only environments that changed", async () => {
+    const { model, publisher, read, features, announced } = await setup();
+    model.flags.set("a", flag("a"));
+    await publisher.start();
+    announced.length = 0;
+    const listsBefore = model.reads.listFeatures;
+
+    const updated = flag("a");
+    updated.environments.development!.enabled = false;
+    model.flags.set("a", updated);
+    publisher.notify([model.event("feature-environment-disabled", "a")]);
+    await publisher.idle();
+
+    expect(model.reads.listFeatures).toBe(listsBefore);
+    expect((await features("development"))[0].enabled).toBe(false);
+    expect((await read("development")).revision).toBe(1);
+    expect(announced).toEqual([{ environment: "development", revision: 1 }]);
+    await publisher.stop();
+  });
+
+  it("coalesces a burst of commits into few rebuilds", async () => {
+    const { model, publisher, features, announced } = await setup();
+    await publisher.start();
+    announced.length = 0;
+    for (let i = 0; i < 500; i++) {
+      const name = `flag-${String(i).padStart(3, "0")}`;
+      model.flags.set(name, flag(name));
+      publisher.notify([model.event("feature-created", name)]);
+    }
+    await publisher.idle();
+    expect(await features("development")).toHaveLength(500);
+    // The first commit starts a rebuild; the other 499 land in the next one.
+    expect(announced.length).toBeLessThanOrEqual(4);
+    expect(model.reads.findFeature).toBe(500);
+    await publisher.stop();
+  });
+
+  it("drops archived and deleted flags", async () => {
+    const { model, publisher, features } = await setup();
+    model.flags.set("a", flag("a"));
+    model.flags.set("b", flag("b"));
+    await publisher.start();
+    model.flags.set("a", flag("a", { archived: true }));
+    model.flags.delete("b");
+    publisher.notify([model.event("feature-archived", "a"), model.event("feature-deleted", "b")]);
+    await publisher.idle();
+    expect(await features("development")).toEqual([]);
+    await publisher.stop();
+  });
+
+  it("republishes every environment when a segment changes, and nothing for unrelated events", async () => {
+    const { model, publisher, read, announced } = await setup();
+    await publisher.start();
+    announced.length = 0;
+    publisher.notify([model.event("api-token-created")]);
+    await publisher.idle();
+    expect(announced).toEqual([]);
+
+    model.segments.set(7, segment(7, ["x"]));
+    publisher.notify([model.event("segment-created")]);
+    await publisher.idle();
+    expect(announced).toEqual([
+      { environment: "development", revision: 2 },
+      { environment: "production", revision: 2 },
+    ]);
+    expect((await read("production")).segments.map((s) => s.id)).toEqual([7]);
+    await publisher.stop();
+  });
+
+  it("serves flags only in their project's environments, reloading when those change", async () => {
+    const { model, publisher, features } = await setup();
+    model.flags.set("other", flag("other", { project: "elsewhere" }));
+    await publisher.start();
+    expect(await features("development")).toEqual([]);
+
+    const original = model.sources.listProjectEnvironments;
+    model.sources.listProjectEnvironments = async () => [
+      ...(await original()),
+      { project: "elsewhere", environment: "development" },
+    ];
+    publisher.notify([model.event("project-environment-added")]);
+    await publisher.idle();
+    expect((await features("development")).map((f) => f.name)).toEqual(["other"]);
+    await publisher.stop();
+  });
+
+  it("retries a failed rebuild with a full reload", async () => {
+    const { model, publisher, features } = await setup();
+    await publisher.start();
+    const find = vi.spyOn(model.sources, "findFeature").mockRejectedValueOnce(new Error("store down"));
+    model.flags.set("late", flag("late"));
+    publisher.notify([model.event("feature-created", "late")]);
+    await publisher.idle();
+    expect(find).toHaveBeenCalledTimes(1);
+    await vi.waitFor(async () => expect((await features("development")).map((f) => f.name)).toEqual(["late"]));
+    await publisher.stop();
+  });
+});

@@ -1,0 +1,232 @@
+import type { Bus } from "@vexil/bus";
+import type { Cache } from "@vexil/cache";
+import {
+  snapshotCacheKey,
+  snapshotEnvironmentsKey,
+  topics,
+  type ClientSegment,
+  type EventType,
+  type StoredSnapshot,
+} from "@vexil/contracts";
+import type { Logger } from "@vexil/logger";
+import type { FeatureDocument, SegmentDocument } from "../features/feature-model.js";
+import { servedIn, toClientFeature, toClientSegment } from "./client-features.js";
+
+/** What the publisher reads, through the services that own flags, segments and environments. */
+export interface SnapshotSources {
+  /** Every flag that is not archived. */
+  listFeatures(): Promise<FeatureDocument[]>;
+  /** One flag, archived or not; null once deleted. */
+  findFeature(name: string): Promise<FeatureDocument | null>;
+  listSegments(): Promise<SegmentDocument[]>;
+  listEnvironments(): Promise<string[]>;
+  listProjectEnvironments(): Promise<Array<{ project: string; environment: string }>>;
+  /** Id of the newest recorded event; 0 when there is none. */
+  latestEventId(): Promise<number>;
+}
+
+/** The part of a committed event the publisher looks at. */
+export interface ChangeNotice {
+  _id: number;
+  type: EventType;
+  featureName: string | null;
+}
+
+interface Pending {
+  full: boolean;
+  segments: boolean;
+  features: Set<string>;
+  revision: number;
+}
+
+interface EnvironmentState {
+  revision: number;
+  /** Feature name to its JSON text in this environment. */
+  features: Map<string, string>;
+}
+
+const emptyPending = (): Pending => ({ full: false, segments: false, features: new Set(), revision: 0 });
+
+/** Events that can change which environments or projects serve which flags: reload everything. */
+function needsFullReload(type: EventType): boolean {
+  return (
+    type.startsWith("environment-") ||
+    type.startsWith("project-environment-") ||
+    type.startsWith("drop-") ||
+    type.endsWith("-import") ||
+    type === "features-imported" ||
+    type === "project-deleted" ||
+    type === "project-archived" ||
+    type === "project-revived"
+  );
+}
+
+/**
+ * Keeps `snapshot:<env>` in the cache equal to what the flag model says, and announces
+ * `snapshot.updated.<env>` after each write. Commits only mark what changed; one rebuild at a
+ * time then works through everything marked meanwhile, so a burst of commits (seeding thousands
+ * of flags) costs a few rebuilds, each re-reading only the flags named in the events.
+ */
+export class SnapshotPublisher {
+  private readonly flags = new Map<string, FeatureDocument>();
+  private segments: ClientSegment[] = [];
+  private segmentsJson = "[]";
+  private environments: string[] = [];
+  private projectEnvironments = new Map<string, Set<string>>();
+  private readonly published = new Map<string, EnvironmentState>();
+  private pending = emptyPending();
+  private running: Promise<void> | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: {
+      sources: SnapshotSources;
+      cache: Cache;
+      bus: Bus;
+      logger: Logger;
+      /** Wait before retrying a failed rebuild. */
+      retryDelayMs?: number;
+    },
+  ) {}
+
+  /** Builds and publishes every environment's snapshot; resolves once they are in the cache. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    this.pending.full = true;
+    this.pending.revision = await this.deps.sources.latestEventId();
+    await this.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    await this.running;
+  }
+
+  /** Marks what committed events changed and starts a rebuild unless one is running. */
+  notify(events: readonly ChangeNotice[]): void {
+    for (const event of events) {
+      this.pending.revision = Math.max(this.pending.revision, event._id);
+      if (needsFullReload(event.type)) this.pending.full = true;
+      else if (event.featureName) this.pending.features.add(event.featureName);
+      else if (event.type.startsWith("segment-")) this.pending.segments = true;
+    }
+    void this.kick();
+  }
+
+  /** Resolves when everything marked so far has been published. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private kick(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.running ??= this.drain().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (!this.stopped && this.hasPending()) {
+      const work = this.pending;
+      this.pending = emptyPending();
+      try {
+        await this.rebuild(work);
+      } catch (err) {
+        this.deps.logger.error({ err }, "snapshot rebuild failed; retrying with a full reload");
+        this.pending.full = true;
+        this.pending.revision = Math.max(this.pending.revision, work.revision);
+        this.retryTimer = setTimeout(() => void this.kick(), this.deps.retryDelayMs ?? 1000);
+        return;
+      }
+    }
+  }
+
+  private hasPending(): boolean {
+    const { full, segments, features } = this.pending;
+    return full || segments || features.size > 0;
+  }
+
+  private async rebuild(work: Pending): Promise<void> {
+    const { sources } = this.deps;
+    let segmentsChanged = false;
+    let changedFeatures: Iterable<string>;
+    if (work.full) {
+      const [environments, projectEnvironments, flags, segments] = await Promise.all([
+        sources.listEnvironments(),
+        sources.listProjectEnvironments(),
+        sources.listFeatures(),
+        sources.listSegments(),
+      ]);
+      this.environments = environments;
+      this.projectEnvironments = new Map();
+      for (const { project, environment } of projectEnvironments) {
+        let set = this.projectEnvironments.get(project);
+        if (!set) this.projectEnvironments.set(project, (set = new Set()));
+        set.add(environment);
+      }
+      const previous = [...this.flags.keys()];
+      this.flags.clear();
+      for (const flag of flags) this.flags.set(flag._id, flag);
+      changedFeatures = new Set([...previous, ...this.flags.keys()]);
+      segmentsChanged = this.setSegments(segments);
+    } else {
+      const names = [...work.features];
+      const docs = await Promise.all(names.map((name) => sources.findFeature(name)));
+      names.forEach((name, i) => {
+        const doc = docs[i];
+        if (doc && !doc.archived) this.flags.set(name, doc);
+        else this.flags.delete(name);
+      });
+      changedFeatures = names;
+      if (work.segments) segmentsChanged = this.setSegments(await sources.listSegments());
+    }
+
+    const names = [...changedFeatures];
+    for (const environment of this.environments) {
+      let state = this.published.get(environment);
+      const fresh = !state;
+      state ??= { revision: 0, features: new Map() };
+      let changed = fresh || segmentsChanged;
+      for (const name of names) {
+        const flag = this.flags.get(name);
+        const json = flag && servedIn(flag, environment, this.projectEnvironments)
+          ? JSON.stringify(toClientFeature(flag, environment))
+          : undefined;
+        if (json === state.features.get(name)) continue;
+        changed = true;
+        if (json === undefined) state.features.delete(name);
+        else state.features.set(name, json);
+      }
+      if (!changed) continue;
+      state.revision = Math.max(work.revision, state.revision);
+      this.published.set(environment, state);
+      await this.write(environment, state);
+    }
+    if (work.full) await this.deps.cache.setJson(snapshotEnvironmentsKey, this.environments);
+  }
+
+  /** Replaces the segment list; true when it differs from the one before. */
+  private setSegments(docs: SegmentDocument[]): boolean {
+    const segments = docs.map(toClientSegment).sort((a, b) => a.id - b.id);
+    const json = JSON.stringify(segments);
+    if (json === this.segmentsJson) return false;
+    this.segments = segments;
+    this.segmentsJson = json;
+    return true;
+  }
+
+  private async write(environment: string, state: EnvironmentState): Promise<void> {
+    const names = [...state.features.keys()].sort();
+    const snapshot: StoredSnapshot = {
+      environment,
+      revision: state.revision,
+      features: names.map((name) => state.features.get(name) as string),
+      segments: this.segments,
+    };
+    await this.deps.cache.setJson(snapshotCacheKey(environment), snapshot);
+    this.deps.bus.publish(topics.snapshotUpdated(environment).subject, { environment, revision: state.revision });
+  }
+}
