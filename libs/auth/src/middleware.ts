@@ -26,6 +26,7 @@ export function apiTokenAuthenticator(tokens: TokenSet, now: () => Date = () => 
       if (grant.expiresAt && new Date(grant.expiresAt) <= now()) {
         throw new AuthenticationRequired("The API token has expired");
       }
+      tokens.recordUse(grant);
       return { kind: "api-token", grant, secret };
     },
   };

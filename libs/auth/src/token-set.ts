@@ -21,10 +21,22 @@ export interface TokenGrantSource {
  * The in-memory token set each service checks requests against: filled from the shared source
  * (Redis in a cluster) at start and reloaded whenever the owner announces a change.
  */
+export interface TokenSetOptions {
+  /** Told of every admitted use, so the owner can record `seenAt`. */
+  onUse?: (grant: TokenGrant) => void;
+}
+
 export class TokenSet {
   private byDigest = new Map<string, TokenGrant>();
 
-  constructor(private readonly source: TokenGrantSource) {}
+  constructor(
+    private readonly source: TokenGrantSource,
+    private readonly options: TokenSetOptions = {},
+  ) {}
+
+  recordUse(grant: TokenGrant): void {
+    this.options.onUse?.(grant);
+  }
 
   async refresh(): Promise<void> {
     const grants = await this.source.loadAll();
