@@ -1,6 +1,9 @@
 import type { Logger } from "@vexil/logger";
 import { openSharedTokenSet, type Engines } from "@vexil/runtime";
 import { AccessService } from "./access/access-service.js";
+import { addonBusClient } from "./addons/addon-bus.js";
+import { AddonService } from "./addons/addon-service.js";
+import { createAddonStore } from "./addons/addon-store.js";
 import { createApiTokenStore } from "./api-tokens/api-token-store.js";
 import type { AdminConfig } from "./config.js";
 import { createEnvironmentStore } from "./environments/environment-store.js";
@@ -16,7 +19,8 @@ import { createFavoriteStore, createFeatureStore } from "./features/feature-stor
 import { createSegmentLookup } from "./features/segment-lookup.js";
 import { ProjectService } from "./projects/project-service.js";
 
-export type AdminSettings = Pick<AdminConfig, "INIT_ADMIN_API_TOKENS" | "INIT_CLIENT_API_TOKENS" | "INIT_FRONTEND_API_TOKENS">;
+export type AdminSettings = Pick<AdminConfig, "INIT_ADMIN_API_TOKENS" | "INIT_CLIENT_API_TOKENS" | "INIT_FRONTEND_API_TOKENS"> &
+  Partial<Pick<AdminConfig, "ADDONS_ALLOW_PRIVATE_URLS">>;
 
 /** Builds the admin service's stores and domain services top-down from the engines it is given. */
 export async function createAdminDeps({
@@ -79,6 +83,13 @@ export async function createAdminDeps({
     stores,
     sharedTokens,
     access: new AccessService(),
+    addons: new AddonService({
+      addons: createAddonStore(store),
+      unitOfWork,
+      clock,
+      allowPrivateUrls: settings.ADDONS_ALLOW_PRIVATE_URLS ?? false,
+      ...addonBusClient(bus),
+    }),
     strategies,
     environmentService,
     projectService,

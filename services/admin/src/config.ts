@@ -8,5 +8,7 @@ export const adminEnv = platformEnv.extend({
   INIT_ADMIN_API_TOKENS: envSchemas.commaList.default(""),
   INIT_CLIENT_API_TOKENS: envSchemas.commaList.default(""),
   INIT_FRONTEND_API_TOKENS: envSchemas.commaList.default(""),
+  /** Lets addon targets be private, loopback or link-local addresses (local setups and tests). */
+  ADDONS_ALLOW_PRIVATE_URLS: envSchemas.booleanString.default("false"),
 });
 export type AdminConfig = z.infer<typeof adminEnv>;

@@ -1,7 +1,9 @@
 import express from "express";
 import { apiTokenAuthenticator, authenticate, requireTokenType } from "@vexil/auth";
-import { startOutboxRelay, type OutboxRelay } from "@vexil/bus";
+import { startOutboxRelay, type OutboxRelay, type Subscription } from "@vexil/bus";
 import { publishTokenGrants, type VexilService } from "@vexil/runtime";
+import { addonRoutes } from "./addons/addon-routes.js";
+import { serveAddonConfigs } from "./addons/addon-bus.js";
 import { seedApiTokens } from "./api-tokens/api-token-seeding.js";
 import { toGrant } from "./api-tokens/token-grants.js";
 import { seedDefaults } from "./bootstrap/seed-defaults.js";
@@ -16,6 +18,7 @@ export interface AdminService extends VexilService {
 export function createAdminService(deps: AdminDeps): AdminService {
   const { engines, logger, stores, unitOfWork, events, sharedTokens, access } = deps;
   let relay: OutboxRelay | undefined;
+  let addonConfigs: Subscription | undefined;
   let createdAdminSecret: string | undefined;
 
   const router = express.Router();
@@ -25,6 +28,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
     requireTokenType(["admin"], { allowUsers: true }),
   );
   router.use(strategyRoutes({ strategies: deps.strategies, access }));
+  router.use(addonRoutes({ addons: deps.addons, access }));
 
   /** Shares the current token grants with every service (cache + announcement). */
   async function shareTokenGrants(): Promise<void> {
@@ -53,11 +57,14 @@ export function createAdminService(deps: AdminDeps): AdminService {
       );
       createdAdminSecret = seeded.createdAdminSecret;
       await shareTokenGrants();
+      // Before the relay: the delivery service asks for the addons when the first events arrive.
+      addonConfigs = serveAddonConfigs(engines.bus, deps.addons);
       relay = startOutboxRelay({ source: events, bus: engines.bus, logger: logger.child({ module: "outbox-relay" }) });
       unitOfWork.onCommitted(() => relay?.poke());
     },
     async stop() {
       await relay?.stop();
+      addonConfigs?.unsubscribe();
       sharedTokens.stop();
     },
   };

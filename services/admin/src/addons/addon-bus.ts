@@ -1,0 +1,32 @@
+import { addonTopics, type AddonDeliveriesRequest, type IntegrationEvents } from "@vexil/contracts";
+import { BusRequestError, type Bus, type Subscription } from "@vexil/bus";
+import { NotReady } from "@vexil/errors";
+import type { AddonService, AddonServiceDeps } from "./addon-service.js";
+
+/** How long admin waits for the delivery service to answer a delivery-log request. */
+const deliveriesTimeoutMs = 5000;
+
+/** The addon service's two conversations with the delivery service, over the bus. */
+export function addonBusClient(bus: Bus): Pick<AddonServiceDeps, "announceChange" | "fetchDeliveries"> {
+  return {
+    announceChange(addonId) {
+      bus.publish(addonTopics.changed.subject, { addonId });
+    },
+    async fetchDeliveries(request: AddonDeliveriesRequest): Promise<IntegrationEvents> {
+      try {
+        const reply = await bus.request(addonTopics.deliveries.subject, request, { timeoutMs: deliveriesTimeoutMs });
+        return addonTopics.deliveries.reply.parse(reply);
+      } catch (err) {
+        if (err instanceof BusRequestError && err.code !== "remote") {
+          throw new NotReady(`The addon delivery service is not answering (${err.code}); try again shortly`);
+        }
+        throw err;
+      }
+    },
+  };
+}
+
+/** Answers the delivery service's `addons.list` requests with every configuration, in clear. */
+export function serveAddonConfigs(bus: Bus, addons: AddonService): Subscription {
+  return bus.reply(addonTopics.list.subject, async () => ({ addons: await addons.configs() }));
+}
