@@ -2,6 +2,7 @@ import { c, routerOptions } from "./common.js";
 import { addonsContract } from "./admin/addons.js";
 import { apiTokensContract } from "./admin/api-tokens.js";
 import { changeRequestsContract } from "./admin/change-requests.js";
+import { environmentsContract } from "./admin/environments.js";
 import { contextContract } from "./admin/context.js";
 import { eventsContract } from "./admin/events.js";
 import { featuresContract } from "./admin/features.js";
@@ -19,27 +20,49 @@ import { uiConfigContract } from "./admin/ui-config.js";
 import { usersContract } from "./admin/users.js";
 
 /** `/api/admin/*`: one router per slice, each in `admin/<slice>.ts`. */
-export const adminContract = c.router(
-  {
-    projects: projectsContract,
-    features: featuresContract,
-    segments: segmentsContract,
-    strategies: strategiesContract,
-    tags: tagsContract,
-    context: contextContract,
-    featureLinks: featureLinksContract,
-    uiConfig: uiConfigContract,
-    addons: addonsContract,
-    changeRequests: changeRequestsContract,
-    inviteLinks: inviteLinksContract,
-    apiTokens: apiTokensContract,
-    saml: samlContract,
-    users: usersContract,
-    events: eventsContract,
-    signalEndpoints: signalEndpointsContract,
-    serviceAccounts: serviceAccountsContract,
-    actions: actionsContract,
-  },
-  { ...routerOptions, pathPrefix: "/api/admin" },
-);
-export type AdminContract = typeof adminContract;
+type AdminRoutes = {
+  projects: typeof projectsContract;
+  features: typeof featuresContract;
+  environments: typeof environmentsContract;
+  segments: typeof segmentsContract;
+  strategies: typeof strategiesContract;
+  tags: typeof tagsContract;
+  context: typeof contextContract;
+  featureLinks: typeof featureLinksContract;
+  uiConfig: typeof uiConfigContract;
+  addons: typeof addonsContract;
+  changeRequests: typeof changeRequestsContract;
+  inviteLinks: typeof inviteLinksContract;
+  apiTokens: typeof apiTokensContract;
+  saml: typeof samlContract;
+  users: typeof usersContract;
+  events: typeof eventsContract;
+  signalEndpoints: typeof signalEndpointsContract;
+  serviceAccounts: typeof serviceAccountsContract;
+  actions: typeof actionsContract;
+};
+// Spelled out so declarations name each slice instead of expanding every route (TS7056).
+const adminRoutes: AdminRoutes = {
+  projects: projectsContract,
+  features: featuresContract,
+  environments: environmentsContract,
+  segments: segmentsContract,
+  strategies: strategiesContract,
+  tags: tagsContract,
+  context: contextContract,
+  featureLinks: featureLinksContract,
+  uiConfig: uiConfigContract,
+  addons: addonsContract,
+  changeRequests: changeRequestsContract,
+  inviteLinks: inviteLinksContract,
+  apiTokens: apiTokensContract,
+  saml: samlContract,
+  users: usersContract,
+  events: eventsContract,
+  signalEndpoints: signalEndpointsContract,
+  serviceAccounts: serviceAccountsContract,
+  actions: actionsContract,
+};
+const adminOptions = { ...routerOptions, pathPrefix: "/api/admin" } as const;
+export type AdminContract = ReturnType<typeof c.router<AdminRoutes, "/api/admin", typeof adminOptions>>;
+export const adminContract: AdminContract = c.router(adminRoutes, adminOptions);

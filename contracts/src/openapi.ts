@@ -11,8 +11,16 @@ import { signalsContract } from "./signals.js";
 type OperationMapper = NonNullable<NonNullable<Parameters<typeof generateOpenApi>[2]>["operationMapper"]>;
 type OperationObject = Parameters<OperationMapper>[0];
 
-/** Every HTTP surface in one router, as the gateway exposes them. */
-export const apiContract = c.router({
+type ApiRoutes = {
+  admin: typeof adminContract;
+  frontend: typeof frontendContract;
+  client: typeof clientContract;
+  signals: typeof signalsContract;
+  feedback: typeof feedbackContract;
+  auth: typeof authContract;
+};
+/** Every HTTP surface in one router, as the gateway exposes them (typed by name: TS7056 otherwise). */
+export const apiContract: ReturnType<typeof c.router<ApiRoutes, string, {}>> = c.router({
   admin: adminContract,
   frontend: frontendContract,
   client: clientContract,
