@@ -5,8 +5,8 @@ import type { Logger } from "@vexil/logger";
 import { createEmbeddedEngine, createMongoEngine, type StoreEngine } from "@vexil/store";
 import { storeLocation, type PlatformConfig } from "./platform-config.js";
 
-/** Subjects kept durably in the event stream: the domain events. */
-export const eventStreamSubjects = ["events.>"];
+/** Subjects kept durably in the event stream: the domain events and the received signals. */
+export const eventStreamSubjects = ["events.>", "signals.received"];
 
 export async function openStore(config: PlatformConfig, service: string): Promise<StoreEngine> {
   const { database, dir } = storeLocation(config, service);
