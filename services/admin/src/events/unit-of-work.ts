@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { StoreEngine, StoreSession } from "@vexil/store";
 import type { DomainEventInput, EventDocument, EventStore } from "./event-store.js";
 
@@ -15,6 +16,8 @@ export type ChangeListener = (events: EventDocument[]) => void;
  */
 export class UnitOfWork {
   private readonly listeners: ChangeListener[] = [];
+  /** The transaction of the enclosing `run`, so a unit of work started inside another joins it. */
+  private readonly current = new AsyncLocalStorage<Transaction>();
 
   constructor(
     private readonly engine: StoreEngine,
@@ -25,19 +28,26 @@ export class UnitOfWork {
     this.listeners.push(listener);
   }
 
+  /**
+   * Runs `fn` in a transaction. Inside another `run` it joins that transaction: the outer one
+   * commits or rolls back everything (how a change request applies many domain changes at once).
+   */
   async run<R>(fn: (tx: Transaction) => Promise<R>): Promise<R> {
+    const outer = this.current.getStore();
+    if (outer) return fn(outer);
     let recorded: EventDocument[] = [];
     const result = await this.engine.withTransaction(async (session) => {
       // A retried transaction starts over; only the last attempt's events count.
       recorded = [];
-      return fn({
+      const tx: Transaction = {
         session,
         record: async (event) => {
           const doc = await this.events.record(event, session);
           recorded.push(doc);
           return doc;
         },
-      });
+      };
+      return this.current.run(tx, () => fn(tx));
     });
     if (recorded.length > 0) for (const listener of this.listeners) listener(recorded);
     return result;
