@@ -1,8 +1,43 @@
-import { c, routerOptions } from "../common.js";
-import { changeRequestBodySchema, changeRequestSchema } from "../schemas/index.js";
+import { z } from "zod";
+import { c, errorResponses, routerOptions } from "../common.js";
+import {
+  changeRequestBodySchema,
+  changeRequestCommentInputSchema,
+  changeRequestCommentSchema,
+  changeRequestConfigInputSchema,
+  changeRequestEnvironmentConfigSchema,
+  changeRequestListQuerySchema,
+  changeRequestReviewInputSchema,
+  changeRequestSchema,
+  changeRequestSearchQuerySchema,
+  changeRequestStateInputSchema,
+  changeRequestTitleInputSchema,
+} from "../schemas/index.js";
 
+const project = "/projects/:projectId";
+const one = `${project}/change-requests/:id`;
+const idParams = z.object({ projectId: z.string(), id: z.coerce.number().int() });
+
+/**
+ * Change requests as Unleash Enterprise serves them. Endpoint 10 (`addChanges`) is the spec's; the
+ * rest follow the paths Unleash's UI calls, plus `approve`/`reject`/`cancel`/`apply` shortcuts for
+ * the corresponding `state` moves.
+ */
 export const changeRequestsContract = c.router(
   {
+    getConfig: {
+      method: "GET",
+      path: `${project}/change-requests/config`,
+      summary: "Change-request configuration of every environment of the project",
+      responses: { 200: z.array(changeRequestEnvironmentConfigSchema), ...errorResponses(401, 403, 404) },
+    },
+    putConfig: {
+      method: "PUT",
+      path: `${project}/environments/:environment/change-requests/config`,
+      summary: "Enable or disable change requests in a project environment",
+      body: changeRequestConfigInputSchema,
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
+    },
     // Adds the changes to the caller's open change request for this project and environment,
     // creating one if there is none. The spec lists no error statuses for this endpoint.
     addChanges: {
@@ -11,6 +46,108 @@ export const changeRequestsContract = c.router(
       summary: "Add changes to a change request",
       body: changeRequestBodySchema,
       responses: { 200: changeRequestSchema },
+    },
+    list: {
+      method: "GET",
+      path: `${project}/change-requests`,
+      summary: "Change requests of a project (others' drafts excluded), optionally by state or creator",
+      query: changeRequestListQuerySchema,
+      responses: { 200: z.array(changeRequestSchema), ...errorResponses(400, 401, 403, 404) },
+    },
+    listOpen: {
+      method: "GET",
+      path: `${project}/change-requests/open`,
+      summary: "The caller's change requests of the project that are not yet applied, rejected or cancelled",
+      responses: { 200: z.array(changeRequestSchema), ...errorResponses(401, 403, 404) },
+    },
+    search: {
+      method: "GET",
+      path: "/search/change-requests",
+      summary: "Change requests across projects by creator, state and project",
+      query: changeRequestSearchQuerySchema,
+      responses: {
+        200: z.object({ changeRequests: z.array(changeRequestSchema), total: z.number().int() }),
+        ...errorResponses(400, 401, 403),
+      },
+    },
+    get: {
+      method: "GET",
+      path: one,
+      pathParams: idParams,
+      summary: "One change request",
+      responses: { 200: changeRequestSchema, ...errorResponses(401, 403, 404) },
+    },
+    discard: {
+      method: "DELETE",
+      path: one,
+      pathParams: idParams,
+      body: c.noBody(),
+      summary: "Discard a draft",
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
+    },
+    changeState: {
+      method: "PUT",
+      path: `${one}/state`,
+      pathParams: idParams,
+      body: changeRequestStateInputSchema,
+      summary: "Move a change request: In review, Approved, Rejected, Cancelled, Applied or Scheduled",
+      responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+    approve: {
+      method: "POST",
+      path: `${one}/approve`,
+      pathParams: idParams,
+      body: changeRequestReviewInputSchema,
+      summary: "Approve (same as state Approved)",
+      responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+    reject: {
+      method: "POST",
+      path: `${one}/reject`,
+      pathParams: idParams,
+      body: changeRequestReviewInputSchema,
+      summary: "Reject (same as state Rejected)",
+      responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+    cancel: {
+      method: "POST",
+      path: `${one}/cancel`,
+      pathParams: idParams,
+      body: changeRequestReviewInputSchema,
+      summary: "Cancel (same as state Cancelled)",
+      responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+    apply: {
+      method: "POST",
+      path: `${one}/apply`,
+      pathParams: idParams,
+      body: changeRequestReviewInputSchema,
+      summary: "Apply every change, all or nothing (same as state Applied)",
+      responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+    addComment: {
+      method: "POST",
+      path: `${one}/comments`,
+      pathParams: idParams,
+      body: changeRequestCommentInputSchema,
+      summary: "Comment on a change request",
+      responses: { 201: changeRequestCommentSchema, ...errorResponses(400, 401, 403, 404) },
+    },
+    updateTitle: {
+      method: "PUT",
+      path: `${one}/title`,
+      pathParams: idParams,
+      body: changeRequestTitleInputSchema,
+      summary: "Change the title",
+      responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+    removeChange: {
+      method: "DELETE",
+      path: `${one}/changes/:changeId`,
+      pathParams: idParams.extend({ changeId: z.coerce.number().int() }),
+      body: c.noBody(),
+      summary: "Remove one change; a reviewed request goes back to In review",
+      responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
     },
   },
   routerOptions,

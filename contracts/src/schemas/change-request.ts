@@ -168,3 +168,56 @@ export const changeRequestSchema = z
   })
   .passthrough();
 export type ChangeRequest = z.infer<typeof changeRequestSchema>;
+
+export const changeRequestCommentSchema = z.object({
+  id: z.number(),
+  text: z.string(),
+  createdBy: z.object({ username: z.string().nullable().optional(), imageUrl: z.string().nullable().optional() }),
+  createdAt: dateTimeSchema,
+});
+export type ChangeRequestComment = z.infer<typeof changeRequestCommentSchema>;
+
+// ---- Configuration per project environment (the paths Unleash's own UI calls). ----
+
+/** Unleash allows up to 10 required approvals. */
+export const maxRequiredApprovals = 10;
+
+export const changeRequestConfigInputSchema = z.object({
+  changeRequestsEnabled: z.boolean(),
+  requiredApprovals: z.number().int().min(1).max(maxRequiredApprovals).optional(),
+});
+export type ChangeRequestConfigInput = z.infer<typeof changeRequestConfigInputSchema>;
+
+export const changeRequestEnvironmentConfigSchema = z.object({
+  environment: z.string(),
+  type: z.string(),
+  changeRequestEnabled: z.boolean(),
+  requiredApprovals: z.number().int(),
+});
+export type ChangeRequestEnvironmentConfig = z.infer<typeof changeRequestEnvironmentConfigSchema>;
+
+// ---- Moves. ----
+
+export const changeRequestStateInputSchema = z.object({
+  state: changeRequestStateSchema.exclude(["Draft"]),
+  comment: z.string().optional(),
+  /** Required when `state` is `Scheduled`: when to apply. */
+  scheduledAt: dateTimeSchema.optional(),
+});
+export type ChangeRequestStateInput = z.infer<typeof changeRequestStateInputSchema>;
+
+export const changeRequestCommentInputSchema = z.object({ text: z.string().trim().min(1) });
+export const changeRequestTitleInputSchema = z.object({ title: z.string().trim().min(1).max(255) });
+export const changeRequestReviewInputSchema = z.object({ comment: z.string().optional() }).optional();
+
+export const changeRequestListQuerySchema = z.object({
+  state: changeRequestStateSchema.optional(),
+  /** User id of the creator. */
+  createdBy: z.coerce.number().int().optional(),
+});
+
+export const changeRequestSearchQuerySchema = changeRequestListQuerySchema.extend({
+  project: z.string().optional(),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+});
