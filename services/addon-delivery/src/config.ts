@@ -4,5 +4,47 @@ import { platformEnv } from "@vexil/runtime";
 
 export const addonDeliveryEnv = platformEnv.extend({
   PORT: envSchemas.port.default(4246),
+  /** Lets addon targets resolve to private, loopback or link-local addresses (local setups and tests). */
+  ADDONS_ALLOW_PRIVATE_URLS: envSchemas.booleanString.default("false"),
+  /** Attempts per (event, addon) before the delivery is recorded as failed. */
+  ADDONS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+  /** First retry delay; each later one doubles, with jitter, up to ADDONS_BACKOFF_MAX_MS. */
+  ADDONS_BACKOFF_BASE_MS: z.coerce.number().int().min(0).default(1000),
+  ADDONS_BACKOFF_MAX_MS: z.coerce.number().int().min(0).default(5 * 60_000),
+  ADDONS_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  /** Base of the flag links in messages; Unleash's name first, then Vexil's public address. */
+  UNLEASH_URL: envSchemas.url.optional(),
+  PUBLIC_URL: envSchemas.url.optional(),
 });
 export type AddonDeliveryConfig = z.infer<typeof addonDeliveryEnv>;
+
+/** What the delivery service needs from its configuration; every field has a default. */
+export interface AddonDeliverySettings {
+  allowPrivateUrls: boolean;
+  maxAttempts: number;
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  requestTimeoutMs: number;
+  /** Base URL of the admin UI, for links to flags. */
+  uiUrl: string;
+}
+
+export const defaultDeliverySettings: AddonDeliverySettings = {
+  allowPrivateUrls: false,
+  maxAttempts: 5,
+  backoffBaseMs: 1000,
+  backoffMaxMs: 5 * 60_000,
+  requestTimeoutMs: 10_000,
+  uiUrl: "http://localhost:4242",
+};
+
+export function deliverySettingsFrom(config: AddonDeliveryConfig): AddonDeliverySettings {
+  return {
+    allowPrivateUrls: config.ADDONS_ALLOW_PRIVATE_URLS,
+    maxAttempts: config.ADDONS_MAX_ATTEMPTS,
+    backoffBaseMs: config.ADDONS_BACKOFF_BASE_MS,
+    backoffMaxMs: config.ADDONS_BACKOFF_MAX_MS,
+    requestTimeoutMs: config.ADDONS_REQUEST_TIMEOUT_MS,
+    uiUrl: config.UNLEASH_URL ?? config.PUBLIC_URL ?? defaultDeliverySettings.uiUrl,
+  };
+}

@@ -1,2 +1,2 @@
-export { addonDeliveryEnv, type AddonDeliveryConfig } from "./config.js";
-export { createAddonDeliveryService, type AddonDeliveryDeps } from "./service.js";
+export { addonDeliveryEnv, deliverySettingsFrom, type AddonDeliveryConfig, type AddonDeliverySettings } from "./config.js";
+export { createAddonDeliveryService, deliveryConsumerName, type AddonDeliveryDeps } from "./service.js";

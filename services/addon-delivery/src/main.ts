@@ -1,7 +1,7 @@
 import { loadConfig } from "@vexil/config";
 import { createLogger } from "@vexil/logger";
 import { runServiceProcess } from "@vexil/runtime";
-import { addonDeliveryEnv } from "./config.js";
+import { addonDeliveryEnv, deliverySettingsFrom } from "./config.js";
 import { createAddonDeliveryService } from "./service.js";
 
 const config = loadConfig(addonDeliveryEnv, process.env);
@@ -10,5 +10,5 @@ await runServiceProcess({
   name: "addon-delivery",
   config,
   logger,
-  create: (engines) => createAddonDeliveryService({ engines, logger }),
+  create: (engines) => createAddonDeliveryService({ engines, logger, settings: deliverySettingsFrom(config) }),
 });

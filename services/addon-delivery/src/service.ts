@@ -1,28 +1,94 @@
 import express from "express";
-import type { Consumer } from "@vexil/bus";
+import { addonTopics, domainEventSchema, subjects, type DomainEvent } from "@vexil/contracts";
+import type { Consumer, Subscription } from "@vexil/bus";
 import type { Logger } from "@vexil/logger";
 import type { Engines, VexilService } from "@vexil/runtime";
+import { AddonConfigs, addonTakes } from "./addon-configs.js";
+import { defaultDeliverySettings, type AddonDeliverySettings } from "./config.js";
+import { DeliveryQueue } from "./delivery/delivery-queue.js";
+import { DeliveryStore } from "./delivery/delivery-store.js";
+import { createHttpSender, type Sender } from "./delivery/http-sender.js";
 
 export interface AddonDeliveryDeps {
   engines: Engines;
   logger: Logger;
+  settings?: Partial<AddonDeliverySettings>;
+  /** Replaces the HTTP sender (tests). */
+  send?: Sender;
+  clock?: () => Date;
 }
 
-/** Consumes the domain-event stream and delivers each event to the addons subscribed to it. */
-export async function createAddonDeliveryService({ engines, logger }: AddonDeliveryDeps): Promise<VexilService> {
+/** Durable consumer name: JetStream remembers how far addon delivery has read. */
+export const deliveryConsumerName = "addon-delivery";
+
+/**
+ * Consumes the domain-event stream and turns each event into one queued delivery per addon that
+ * takes it. The consumer only records deliveries (fast, in stream order) and acks; per-addon
+ * workers send them. The delivery log is served to admin over the bus (`addons.deliveries`).
+ */
+export async function createAddonDeliveryService({ engines, logger, settings: overrides, send, clock = () => new Date() }: AddonDeliveryDeps): Promise<VexilService> {
+  const settings = { ...defaultDeliverySettings, ...overrides };
   const log = logger.child({ module: "addon-delivery" });
+  const store = await DeliveryStore.create(engines.store);
+  const configs = new AddonConfigs(engines.bus, log);
+  const queue = new DeliveryQueue({
+    store,
+    configs,
+    send: send ?? createHttpSender({ allowPrivate: settings.allowPrivateUrls, timeoutMs: settings.requestTimeoutMs }),
+    logger: log,
+    maxAttempts: settings.maxAttempts,
+    backoffBaseMs: settings.backoffBaseMs,
+    backoffMaxMs: settings.backoffMaxMs,
+    uiUrl: settings.uiUrl,
+    clock,
+  });
   let consumer: Consumer | undefined;
+  let deliveryLog: Subscription | undefined;
+
+  async function handle(event: DomainEvent): Promise<void> {
+    // In stream order: an event after an addon change must see the changed configuration.
+    const addons = event.type.startsWith("addon-config-") ? await configs.refresh() : await configs.current();
+    for (const addon of addons.filter((a) => addonTakes(a, event))) {
+      if (await store.enqueue(event, addon.id, clock())) queue.kick(addon.id);
+    }
+  }
+
   return {
     // No public paths: the process serves only health and readiness.
     router: express.Router(),
     readiness: [{ name: "event-consumer", check: async () => { if (!consumer) throw new Error("not consuming yet"); } }],
     async start() {
-      consumer = await engines.bus.consume("addon-delivery", "events.>", async (msg) => {
-        log.debug({ subject: msg.subject, seq: msg.seq }, "event received");
+      deliveryLog = engines.bus.reply(addonTopics.deliveries.subject, async (payload) => {
+        const { addonId, limit, offset } = addonTopics.deliveries.request.parse(payload);
+        return { integrationEvents: await store.logOf(addonId, { limit, offset }) };
       });
+      configs.start();
+      await queue.resume();
+      consumer = await engines.bus.consume(
+        deliveryConsumerName,
+        subjects.allDomainEvents,
+        async (msg) => {
+          const parsed = domainEventSchema.safeParse(msg.data);
+          if (!parsed.success) {
+            // Not an event this service can read: nothing to deliver, and retrying will not change it.
+            log.error({ seq: msg.seq, subject: msg.subject, issues: parsed.error.issues }, "skipping malformed domain event");
+            return;
+          }
+          await handle(parsed.data);
+        },
+        {
+          // Failures here are the store or admin being unreachable: wait and try again, for a long time.
+          maxDeliver: 100,
+          backoffMs: (attempt) => Math.min(30_000, 250 * 2 ** Math.min(attempt, 7)),
+          onDeadLetter: (msg, err) => log.error({ err, seq: msg.seq, subject: msg.subject }, "event could not be queued for delivery"),
+        },
+      );
     },
     async stop() {
       await consumer?.stop();
+      deliveryLog?.unsubscribe();
+      configs.stop();
+      await queue.stop();
     },
   };
 }

@@ -1,0 +1,63 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import type { LookupFunction } from "node:net";
+import ipaddr from "ipaddr.js";
+
+const rangeNames: Record<string, string> = {
+  loopback: "a loopback address",
+  private: "a private address",
+  uniqueLocal: "a private (unique local) address",
+  linkLocal: "a link-local address",
+  unspecified: "the unspecified address",
+  carrierGradeNat: "a shared (carrier-grade NAT) address",
+};
+
+/** Why an IP address may not be a delivery target, or undefined for a public unicast address. */
+export function nonPublicAddressReason(address: string): string | undefined {
+  if (!ipaddr.isValid(address)) return undefined;
+  // IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address it carries.
+  const range = ipaddr.process(address).range();
+  if (range === "unicast") return undefined;
+  return rangeNames[range] ?? `a ${range} address`;
+}
+
+/** A refusal of the target itself: retrying cannot help, so the delivery fails at once. */
+export class TargetRefused extends Error {
+  override name = "TargetRefused";
+  readonly code = "ETARGETREFUSED";
+}
+
+export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
+
+export const systemResolver: Resolver = (hostname) =>
+  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
+
+/**
+ * A `lookup` for http.request that resolves the name, refuses it when any answer is not public, and
+ * hands the socket only the addresses it checked, so a second DNS answer cannot slip in between.
+ */
+export function guardedLookup({ allowPrivate, resolve = systemResolver }: { allowPrivate: boolean; resolve?: Resolver }): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname).then(
+      (addresses) => {
+        const refused = allowPrivate ? undefined : addresses.find((a) => nonPublicAddressReason(a.address));
+        if (refused) {
+          const reason = nonPublicAddressReason(refused.address);
+          return callback(new TargetRefused(`${hostname} resolves to ${refused.address}, ${reason}; addon targets must be public`), "", 4);
+        }
+        const usable = options.family ? addresses.filter((a) => a.family === options.family) : addresses;
+        if (usable.length === 0) return callback(Object.assign(new Error(`${hostname} has no usable address`), { code: "ENOTFOUND" }), "", 4);
+        if (options.all) return (callback as unknown as (err: null, addresses: LookupAddress[]) => void)(null, usable);
+        callback(null, usable[0].address, usable[0].family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, "", 4),
+    );
+  };
+}
+
+/** Refuses a URL whose host is a non-public IP literal (the socket skips `lookup` for those). */
+export function assertLiteralHostAllowed(url: URL, allowPrivate: boolean): void {
+  if (allowPrivate) return;
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  const reason = nonPublicAddressReason(host);
+  if (reason) throw new TargetRefused(`${host} is ${reason}; addon targets must be public`);
+}
