@@ -1,6 +1,8 @@
 import type { Logger } from "@vexil/logger";
 import { openSharedTokenSet, type Engines } from "@vexil/runtime";
 import { AccessService } from "./access/access-service.js";
+import { createGovernanceSlice } from "./access/governance-slice.js";
+import { rootRoleRule } from "./roles/root-roles.js";
 import { addonBusClient } from "./addons/addon-bus.js";
 import { AddonService } from "./addons/addon-service.js";
 import { createAddonStore } from "./addons/addon-store.js";
@@ -20,7 +22,8 @@ import { createSegmentLookup } from "./features/segment-lookup.js";
 import { ProjectService } from "./projects/project-service.js";
 
 export type AdminSettings = Pick<AdminConfig, "INIT_ADMIN_API_TOKENS" | "INIT_CLIENT_API_TOKENS" | "INIT_FRONTEND_API_TOKENS"> &
-  Partial<Pick<AdminConfig, "ADDONS_ALLOW_PRIVATE_URLS">>;
+  Partial<Pick<AdminConfig, "ADDONS_ALLOW_PRIVATE_URLS">> &
+  Partial<Pick<AdminConfig, "INIT_ADMIN_USERNAME" | "INIT_ADMIN_PASSWORD" | "PUBLIC_URL" | "SECURE_COOKIES">>;
 
 /** Builds the admin service's stores and domain services top-down from the engines it is given. */
 export async function createAdminDeps({
@@ -73,6 +76,20 @@ export async function createAdminDeps({
     unitOfWork,
     clock,
   });
+  const access = new AccessService([rootRoleRule]);
+  const governance = await createGovernanceSlice({
+    engines,
+    apiTokenStore: stores.apiTokens,
+    environments: stores.environments,
+    projects: stores.projects,
+    events,
+    unitOfWork,
+    access,
+    localTokens: sharedTokens.tokens,
+    settings,
+    clock,
+    logger: logger.child({ module: "governance" }),
+  });
   return {
     engines,
     settings,
@@ -82,7 +99,7 @@ export async function createAdminDeps({
     unitOfWork,
     stores,
     sharedTokens,
-    access: new AccessService(),
+    access,
     addons: new AddonService({
       addons: createAddonStore(store),
       unitOfWork,
@@ -94,6 +111,7 @@ export async function createAdminDeps({
     environmentService,
     projectService,
     featureService,
+    governance,
   };
 }
 export type AdminDeps = Awaited<ReturnType<typeof createAdminDeps>>;

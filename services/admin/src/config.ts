@@ -10,5 +10,12 @@ export const adminEnv = platformEnv.extend({
   INIT_FRONTEND_API_TOKENS: envSchemas.commaList.default(""),
   /** Lets addon targets be private, loopback or link-local addresses (local setups and tests). */
   ADDONS_ALLOW_PRIVATE_URLS: envSchemas.booleanString.default("false"),
+  /** The first admin user, created on the first start only (Unleash's defaults). */
+  INIT_ADMIN_USERNAME: z.string().min(1).default("admin"),
+  INIT_ADMIN_PASSWORD: z.string().min(1).default("unleash4all"),
+  /** Prefix of invite-link URLs, e.g. https://flags.example.com. */
+  PUBLIC_URL: envSchemas.url.optional(),
+  /** Mark the session cookie Secure (when served over HTTPS). */
+  SECURE_COOKIES: envSchemas.booleanString.default("false"),
 });
 export type AdminConfig = z.infer<typeof adminEnv>;

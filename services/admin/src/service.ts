@@ -22,11 +22,16 @@ export function createAdminService(deps: AdminDeps): AdminService {
   let createdAdminSecret: string | undefined;
 
   const router = express.Router();
-  router.use(
-    "/api/admin",
-    authenticate([apiTokenAuthenticator(sharedTokens.tokens)]),
+  // Sign-in, sign-out and invite signup need no credential.
+  router.use(deps.governance.publicRouter());
+  const signedIn = [
+    authenticate([apiTokenAuthenticator(sharedTokens.tokens), ...deps.governance.authenticators]),
     requireTokenType(["admin"], { allowUsers: true }),
-  );
+  ];
+  router.use("/api/admin", ...signedIn);
+  router.use("/feedback", ...signedIn);
+  router.use(deps.governance.feedbackRouter());
+  router.use(deps.governance.adminRouter());
   router.use(strategyRoutes({ strategies: deps.strategies, access }));
   router.use(addonRoutes({ addons: deps.addons, access }));
 
@@ -61,8 +66,10 @@ export function createAdminService(deps: AdminDeps): AdminService {
       addonConfigs = serveAddonConfigs(engines.bus, deps.addons);
       relay = startOutboxRelay({ source: events, bus: engines.bus, logger: logger.child({ module: "outbox-relay" }) });
       unitOfWork.onCommitted(() => relay?.poke());
+      await deps.governance.start();
     },
     async stop() {
+      await deps.governance.stop();
       await relay?.stop();
       addonConfigs?.unsubscribe();
       sharedTokens.stop();

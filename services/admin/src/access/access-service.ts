@@ -31,6 +31,11 @@ export interface AccessRule {
   allows(principal: Principal, permission: Permission, scope: AccessScope): boolean | undefined;
 }
 
+/** The principal the authenticators attached to a request (express's or ts-rest's view of it). */
+export function principalOf(req: object): Principal | undefined {
+  return getPrincipal(req as Request);
+}
+
 export class AccessService {
   constructor(private readonly rules: AccessRule[] = []) {}
 
@@ -43,9 +48,12 @@ export class AccessService {
     return false;
   }
 
-  /** The authenticated caller of a request, refused with 403 naming the permission it lacks. */
-  assert(req: Request, permission: Permission, scope: AccessScope = {}): Actor {
-    const principal = getPrincipal(req);
+  /**
+   * The authenticated caller of a request, refused with 403 naming the permission it lacks. Takes
+   * any request object: ts-rest's typed requests (numeric params) are express requests underneath.
+   */
+  assert(req: object, permission: Permission, scope: AccessScope = {}): Actor {
+    const principal = principalOf(req);
     if (!principal) throw new AuthenticationRequired("You must provide an API token or sign in");
     if (!this.can(principal, permission, scope)) throw new NoAccessError(permission, scope.environment);
     return actorOf(principal);

@@ -1,4 +1,4 @@
-import { ALL, createTokenSecret, parseTokenSecret, type ApiTokenType } from "@vexil/auth";
+import { ALL, createTokenSecret, parseTokenSecret, tokenDigest, type ApiTokenType } from "@vexil/auth";
 import { ValidationError } from "@vexil/errors";
 import type { ApiTokenDocument, ApiTokenStore } from "./api-token-store.js";
 
@@ -18,6 +18,7 @@ export function seededToken(secret: string, type: ApiTokenType, now: Date): ApiT
   if (parsed.project === "[]") throw new ValidationError("Seeded tokens name one project or *");
   return {
     _id: secret,
+    digest: tokenDigest(secret),
     tokenName: `init-${type}-token`,
     type,
     environment: parsed.environment,

@@ -4,6 +4,8 @@ import type { Collection, StoreEngine, StoreSession } from "@vexil/store";
 export interface ApiTokenDocument {
   /** The secret itself: Unleash shows secrets back to admins, so they are kept as given. */
   _id: string;
+  /** sha256 of the secret: how other services name the token (`tokens.seen`) without the secret. */
+  digest: string;
   tokenName: string;
   type: ApiTokenType;
   environment: string;
@@ -23,11 +25,13 @@ export interface ApiTokenStore {
   update(secret: string, fields: Partial<Pick<ApiTokenDocument, "expiresAt" | "seenAt" | "tokenName">>, session?: StoreSession): Promise<boolean>;
   delete(secret: string, session?: StoreSession): Promise<boolean>;
   count(): Promise<number>;
+  markSeen(digests: string[], at: Date): Promise<number>;
 }
 
 export async function createApiTokenStore(engine: StoreEngine): Promise<ApiTokenStore> {
   const tokens: Collection<ApiTokenDocument> = engine.collection<ApiTokenDocument>("api_tokens");
   await tokens.createIndex({ tokenName: 1 });
+  await tokens.createIndex({ digest: 1 });
   return {
     async insert(token, session) {
       await tokens.insertOne(token, { session });
@@ -42,5 +46,8 @@ export async function createApiTokenStore(engine: StoreEngine): Promise<ApiToken
       return (await tokens.deleteOne({ _id: secret }, { session })).deletedCount === 1;
     },
     count: () => tokens.countDocuments({}),
+    async markSeen(digests, at) {
+      return (await tokens.updateMany({ digest: { $in: digests } }, { $set: { seenAt: at } })).modifiedCount;
+    },
   };
 }

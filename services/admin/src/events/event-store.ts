@@ -40,6 +40,10 @@ export interface EventQuery {
   project?: string;
   featureName?: string;
   type?: EventType;
+  createdBy?: string;
+  /** Inclusive bounds on createdAt. */
+  from?: Date;
+  to?: Date;
   offset?: number;
   limit?: number;
 }
@@ -87,6 +91,10 @@ export class EventStore implements OutboxSource {
     if (query.project) filter.project = query.project;
     if (query.featureName) filter.featureName = query.featureName;
     if (query.type) filter.type = query.type;
+    if (query.createdBy) filter.createdBy = query.createdBy;
+    if (query.from || query.to) {
+      filter.createdAt = { ...(query.from ? { $gte: query.from } : {}), ...(query.to ? { $lte: query.to } : {}) };
+    }
     const [events, total] = await Promise.all([
       this.events.find(filter, { sort: { _id: -1 }, skip: query.offset ?? 0, limit: query.limit ?? 100 }),
       this.events.countDocuments(filter),

@@ -1,0 +1,137 @@
+import express, { type Router } from "express";
+import type { Authenticator, TokenSet } from "@vexil/auth";
+import type { Subscription } from "@vexil/bus";
+import type { Logger } from "@vexil/logger";
+import type { Engines } from "@vexil/runtime";
+import { apiTokenRoutes } from "../api-tokens/api-token-routes.js";
+import { ApiTokenService } from "../api-tokens/api-token-service.js";
+import type { ApiTokenStore } from "../api-tokens/api-token-store.js";
+import { authRoutes } from "../auth/auth-routes.js";
+import { SessionService } from "../auth/session-service.js";
+import { createSessionStore } from "../auth/session-store.js";
+import { personalAccessTokenAuthenticator, sessionAuthenticator } from "../auth/user-authenticators.js";
+import type { EnvironmentStore } from "../environments/environment-store.js";
+import { eventRoutes } from "../events/event-routes.js";
+import type { EventStore } from "../events/event-store.js";
+import type { UnitOfWork } from "../events/unit-of-work.js";
+import { feedbackRoutes } from "../feedback/feedback-routes.js";
+import { createFeedbackStore } from "../feedback/feedback-store.js";
+import { signupTokenRoutes } from "../invite-links/signup-token-routes.js";
+import { SignupTokenService } from "../invite-links/signup-token-service.js";
+import { createSignupTokenStore } from "../invite-links/signup-token-store.js";
+import type { ProjectStore } from "../projects/project-store.js";
+import { samlSettingsRoutes } from "../saml/saml-settings-routes.js";
+import { SamlSettingsService } from "../saml/saml-settings-service.js";
+import { createSamlSettingsStore } from "../saml/saml-settings-store.js";
+import { PersonalAccessTokenService } from "../users/personal-access-token-service.js";
+import { createPersonalAccessTokenStore } from "../users/personal-access-token-store.js";
+import { userRoutes } from "../users/user-routes.js";
+import { UserService } from "../users/user-service.js";
+import { createUserStore } from "../users/user-store.js";
+import { systemActor, type AccessService } from "./access-service.js";
+
+export interface GovernanceSettings {
+  /** The first admin user, created on the first start only (Unleash's defaults). */
+  INIT_ADMIN_USERNAME?: string;
+  INIT_ADMIN_PASSWORD?: string;
+  /** Prefix of invite-link URLs, e.g. https://flags.example.com. */
+  PUBLIC_URL?: string;
+  /** Mark the session cookie Secure (serve over HTTPS). */
+  SECURE_COOKIES?: boolean;
+}
+
+const sessionPruneEveryMs = 60 * 60 * 1000;
+
+/**
+ * Who may do what, and the record of what was done: API tokens, users and their sessions and
+ * personal access tokens, invite links, SAML settings, feedback and the event log.
+ */
+export async function createGovernanceSlice({
+  engines,
+  apiTokenStore,
+  environments,
+  projects,
+  events,
+  unitOfWork,
+  access,
+  localTokens,
+  settings,
+  clock,
+  logger,
+}: {
+  engines: Engines;
+  apiTokenStore: ApiTokenStore;
+  environments: EnvironmentStore;
+  projects: ProjectStore;
+  events: EventStore;
+  unitOfWork: UnitOfWork;
+  access: AccessService;
+  localTokens: TokenSet;
+  settings: GovernanceSettings;
+  clock: () => Date;
+  logger: Logger;
+}) {
+  const { store, bus, cache } = engines;
+  const sessionStore = await createSessionStore(store);
+  const patStore = await createPersonalAccessTokenStore(store);
+  const users = new UserService({
+    users: await createUserStore(store),
+    sessions: sessionStore,
+    personalAccessTokens: patStore,
+    unitOfWork,
+    clock,
+  });
+  const sessions = new SessionService({ sessions: sessionStore, users, clock });
+  const personalAccessTokens = new PersonalAccessTokenService({ tokens: patStore, unitOfWork, clock });
+  const apiTokens = new ApiTokenService({ tokens: apiTokenStore, environments, projects, unitOfWork, cache, bus, localTokens, clock });
+  const signupTokens = new SignupTokenService({
+    tokens: createSignupTokenStore(store),
+    users,
+    unitOfWork,
+    clock,
+    publicUrl: settings.PUBLIC_URL,
+  });
+  const saml = new SamlSettingsService({ settings: createSamlSettingsStore(store), unitOfWork });
+  const feedback = createFeedbackStore(store);
+
+  let useReports: Subscription | undefined;
+  let pruning: ReturnType<typeof setInterval> | undefined;
+
+  return {
+    users,
+    apiTokens,
+    /** Signed-in people, after API tokens in admin's `authenticate([...])` chain. */
+    authenticators: [sessionAuthenticator(sessions), personalAccessTokenAuthenticator(personalAccessTokens, users)] as Authenticator[],
+    /** Routes under `/api/admin` (behind authentication). */
+    adminRouter(): Router {
+      const router = express.Router();
+      router.use(apiTokenRoutes({ apiTokens, access }));
+      router.use(userRoutes({ users, personalAccessTokens, access }));
+      router.use(signupTokenRoutes({ signupTokens, access }));
+      router.use(samlSettingsRoutes({ saml, access }));
+      router.use(eventRoutes({ events, access }));
+      return router;
+    },
+    /** `/feedback` (behind authentication, like the admin paths). */
+    feedbackRouter: (): Router => feedbackRoutes({ feedback, access, clock }),
+    /** Sign-in, sign-out and invite signup: no credential needed. */
+    publicRouter: (): Router => authRoutes({ sessions, users, signupTokens, secureCookies: settings.SECURE_COOKIES ?? false }),
+    async start() {
+      const created = await users.ensureInitialAdmin(
+        { username: settings.INIT_ADMIN_USERNAME ?? "admin", password: settings.INIT_ADMIN_PASSWORD ?? "unleash4all" },
+        systemActor,
+      );
+      if (created) logger.info({ username: settings.INIT_ADMIN_USERNAME ?? "admin" }, "created the initial admin user");
+      useReports = apiTokens.recordUseReports();
+      pruning = setInterval(() => {
+        sessions.pruneExpired().catch((err: unknown) => logger.warn({ err }, "pruning expired sessions failed"));
+      }, sessionPruneEveryMs);
+      pruning.unref();
+    },
+    async stop() {
+      useReports?.unsubscribe();
+      if (pruning) clearInterval(pruning);
+    },
+  };
+}
+export type GovernanceSlice = Awaited<ReturnType<typeof createGovernanceSlice>>;

@@ -1,0 +1,63 @@
+import express, { type Response, type Router } from "express";
+import { authContract } from "@vexil/contracts";
+import { mountContract } from "@vexil/http";
+import type { SignupTokenService } from "../invite-links/signup-token-service.js";
+import { toUserView, type UserService } from "../users/user-service.js";
+import type { SessionService } from "./session-service.js";
+import { readSessionCookie, sessionCookieName } from "./user-authenticators.js";
+
+/** Sign-in, sign-out and invite signup: the paths people use before they hold a credential. */
+export function authRoutes({
+  sessions,
+  users,
+  signupTokens,
+  secureCookies,
+}: {
+  sessions: SessionService;
+  users: UserService;
+  signupTokens: SignupTokenService;
+  /** Mark the cookie Secure (behind HTTPS). */
+  secureCookies: boolean;
+}): Router {
+  const router = express.Router();
+
+  const setSessionCookie = (res: Response, sessionId: string, expiresAt: Date) =>
+    res.cookie(sessionCookieName, sessionId, {
+      httpOnly: true,
+      sameSite: "lax",
+      secure: secureCookies,
+      path: "/",
+      expires: expiresAt,
+    });
+
+  mountContract(router, authContract, {
+    login: async ({ body, res }) => {
+      const user = await users.verifyLogin(body.username, body.password);
+      const { sessionId, expiresAt } = await sessions.start(user._id);
+      setSessionCookie(res, sessionId, expiresAt);
+      return { status: 200, body: toUserView(user) };
+    },
+    validateInvite: async ({ params }) => {
+      await signupTokens.assertUsable(params.token);
+      return { status: 200, body: undefined };
+    },
+    signup: async ({ params, body }) => {
+      return { status: 201, body: await signupTokens.signup(params.token, body) };
+    },
+  });
+
+  /** Ends the session (if any) and sends the browser home, as Unleash does. */
+  const logout: express.RequestHandler = async (req, res, next) => {
+    try {
+      const sessionId = readSessionCookie(req.headers.cookie);
+      if (sessionId) await sessions.end(sessionId);
+      res.clearCookie(sessionCookieName, { httpOnly: true, sameSite: "lax", secure: secureCookies, path: "/" });
+      res.redirect(302, "/");
+    } catch (err) {
+      next(err);
+    }
+  };
+  router.get("/logout", logout);
+  router.post("/logout", logout);
+  return router;
+}

@@ -1,0 +1,69 @@
+import express, { type Router } from "express";
+import { adminContract } from "@vexil/contracts";
+import { mountContract } from "@vexil/http";
+import type { AccessService } from "../access/access-service.js";
+import { permissions } from "../access/permissions.js";
+import type { EventDocument, EventStore } from "./event-store.js";
+
+/** The event log as the admin API shows it: Unleash's fields, the integer id, newest first. */
+export function toEventEntry(doc: EventDocument) {
+  return {
+    id: doc._id,
+    type: doc.type,
+    createdAt: doc.createdAt.toISOString(),
+    createdBy: doc.createdBy,
+    createdByUserId: doc.createdByUserId,
+    environment: doc.environment,
+    project: doc.project,
+    featureName: doc.featureName,
+    data: doc.data,
+    preData: doc.preData,
+    tags: doc.tags,
+  };
+}
+
+const endOfDay = (date: string) => new Date(`${date}T23:59:59.999Z`);
+
+export function eventRoutes({ events, access }: { events: EventStore; access: AccessService }): Router {
+  const router = express.Router();
+  mountContract(router, adminContract.events, {
+    list: async ({ query, req }) => {
+      access.assert(req, permissions.read);
+      const page = await events.list({
+        project: query.project,
+        featureName: query.feature,
+        offset: query.offset,
+        limit: query.limit,
+      });
+      return { status: 200, body: { version: 1 as const, events: page.events.map(toEventEntry), totalEvents: page.total } };
+    },
+    forFeature: async ({ params, query, req }) => {
+      access.assert(req, permissions.read);
+      const page = await events.list({ featureName: params.featureName, offset: query.offset, limit: query.limit });
+      return {
+        status: 200,
+        body: {
+          version: 1 as const,
+          toggleName: params.featureName,
+          events: page.events.map(toEventEntry),
+          totalEvents: page.total,
+        },
+      };
+    },
+    search: async ({ query, req }) => {
+      access.assert(req, permissions.read);
+      const page = await events.list({
+        project: query.project,
+        featureName: query.feature,
+        type: query.type,
+        createdBy: query.createdBy,
+        from: query.from ? new Date(`${query.from}T00:00:00.000Z`) : undefined,
+        to: query.to ? endOfDay(query.to) : undefined,
+        offset: query.offset,
+        limit: query.limit,
+      });
+      return { status: 200, body: { events: page.events.map(toEventEntry), total: page.total } };
+    },
+  });
+  return router;
+}

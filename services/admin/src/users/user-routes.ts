@@ -1,0 +1,97 @@
+import express, { type Router } from "express";
+import { adminContract } from "@vexil/contracts";
+import { AuthenticationRequired, NoAccessError } from "@vexil/errors";
+import { mountContract } from "@vexil/http";
+import { principalOf, type AccessService } from "../access/access-service.js";
+import { permissions } from "../access/permissions.js";
+import { rolePermits, rootRoles } from "../roles/root-roles.js";
+import type { PersonalAccessTokenService } from "./personal-access-token-service.js";
+import type { UserService } from "./user-service.js";
+
+const allPermissions = Object.values(permissions);
+
+export function userRoutes({
+  users,
+  personalAccessTokens,
+  access,
+}: {
+  users: UserService;
+  personalAccessTokens: PersonalAccessTokenService;
+  access: AccessService;
+}): Router {
+  const router = express.Router();
+
+  /** Personal access tokens belong to people; API tokens cannot hold them. */
+  const signedInUser = (req: object) => {
+    const principal = principalOf(req);
+    if (!principal) throw new AuthenticationRequired("You must sign in");
+    if (principal.kind !== "user") throw new NoAccessError("a signed-in user (API tokens have no personal access tokens)");
+    return { user: principal.user, actor: access.assert(req, permissions.read) };
+  };
+
+  mountContract(router, adminContract.users, {
+    list: async ({ req }) => {
+      access.assert(req, permissions.admin);
+      return { status: 200, body: { users: await users.list(), rootRoles: [...rootRoles] } };
+    },
+    create: async ({ body, req }) => {
+      const actor = access.assert(req, permissions.admin);
+      return { status: 201, body: await users.create(body, actor) };
+    },
+    get: async ({ params, req }) => {
+      access.assert(req, permissions.admin);
+      return { status: 200, body: await users.get(params.id) };
+    },
+    update: async ({ params, body, req }) => {
+      const actor = access.assert(req, permissions.admin);
+      return { status: 200, body: await users.update(params.id, body, actor) };
+    },
+    delete: async ({ params, req }) => {
+      const actor = access.assert(req, permissions.admin);
+      await users.delete(params.id, actor);
+      return { status: 200, body: undefined };
+    },
+    changePassword: async ({ params, body, req }) => {
+      const actor = access.assert(req, permissions.admin);
+      await users.changePassword(params.id, body.password, actor);
+      return { status: 200, body: undefined };
+    },
+    current: async ({ req }) => {
+      const principal = principalOf(req);
+      if (!principal) throw new AuthenticationRequired("You must sign in");
+      if (principal.kind === "api-token") {
+        const held = principal.grant.type === "admin" ? [permissions.admin] : [];
+        return {
+          status: 200,
+          body: {
+            user: { username: principal.grant.tokenName, type: principal.grant.type, permissions: held },
+            permissions: held.map((permission) => ({ permission })),
+          },
+        };
+      }
+      const role = principal.user.rootRole;
+      const held = role === "Admin" ? [permissions.admin] : allPermissions.filter((p) => rolePermits(role, p));
+      return {
+        status: 200,
+        body: {
+          user: { ...(await users.get(principal.user.id)), permissions: held },
+          permissions: held.map((permission) => ({ permission })),
+        },
+      };
+    },
+    listTokens: async ({ req }) => {
+      const { user } = signedInUser(req);
+      return { status: 200, body: { pats: await personalAccessTokens.list(user.id) } };
+    },
+    createToken: async ({ body, req }) => {
+      const { user, actor } = signedInUser(req);
+      return { status: 201, body: await personalAccessTokens.create(user.id, body, actor) };
+    },
+    deleteToken: async ({ params, req }) => {
+      const { user, actor } = signedInUser(req);
+      await personalAccessTokens.delete(user.id, params.id, actor);
+      return { status: 200, body: undefined };
+    },
+  });
+  return router;
+}

@@ -1,0 +1,212 @@
+import { createHash } from "node:crypto";
+import type { RootRole, SessionUser } from "@vexil/auth";
+import { AuthenticationRequired, NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
+import type { Actor } from "../access/access-service.js";
+import type { SessionStore } from "../auth/session-store.js";
+import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
+import { resolveRootRole, rootRoleById } from "../roles/root-roles.js";
+import { hashPassword, verifyPassword } from "./password.js";
+import type { PersonalAccessTokenStore } from "./personal-access-token-store.js";
+import type { UserDocument, UserStore } from "./user-store.js";
+
+export interface NewUser {
+  name?: string;
+  email?: string;
+  username?: string;
+  rootRole: number | RootRole;
+  password?: string;
+}
+
+export interface UserChanges {
+  name?: string;
+  email?: string;
+  rootRole?: number | RootRole;
+}
+
+/** A user as the API shows it: never the password hash. */
+export interface UserView {
+  id: number;
+  name: string | null;
+  username: string | null;
+  email?: string;
+  imageUrl: string;
+  rootRole: number;
+  loginAttempts: number;
+  seenAt: string | null;
+  createdAt: string;
+  accountType: "User";
+  isAPI: false;
+}
+
+export function toUserView(doc: UserDocument): UserView {
+  const identity = (doc.email ?? doc.username ?? String(doc._id)).toLowerCase();
+  return {
+    id: doc._id,
+    name: doc.name,
+    username: doc.username,
+    ...(doc.email ? { email: doc.email } : {}),
+    imageUrl: `https://gravatar.com/avatar/${createHash("sha256").update(identity).digest("hex")}?s=42&d=retro&r=g`,
+    rootRole: doc.rootRole,
+    loginAttempts: doc.loginAttempts,
+    seenAt: doc.seenAt?.toISOString() ?? null,
+    createdAt: doc.createdAt.toISOString(),
+    accountType: "User",
+    isAPI: false,
+  };
+}
+
+export function toSessionUser(doc: UserDocument): SessionUser {
+  return { id: doc._id, name: doc.name, username: doc.username, email: doc.email, rootRole: rootRoleById(doc.rootRole).name };
+}
+
+const invalidLogin = "The combination of password and username you provided is invalid";
+
+export class UserService {
+  constructor(
+    private readonly deps: {
+      users: UserStore;
+      sessions: SessionStore;
+      personalAccessTokens: PersonalAccessTokenStore;
+      unitOfWork: UnitOfWork;
+      clock: () => Date;
+    },
+  ) {}
+
+  async list(): Promise<UserView[]> {
+    return (await this.deps.users.list()).map(toUserView);
+  }
+
+  async listByIds(ids: number[]): Promise<UserView[]> {
+    return ids.length === 0 ? [] : (await this.deps.users.getMany(ids)).map(toUserView);
+  }
+
+  async get(id: number): Promise<UserView> {
+    return toUserView(await this.require(id));
+  }
+
+  /** The signed-in form of a stored user, or undefined once the user is gone. */
+  async sessionUser(id: number): Promise<SessionUser | undefined> {
+    const doc = await this.deps.users.get(id);
+    return doc ? toSessionUser(doc) : undefined;
+  }
+
+  /** Creates a user, in the caller's transaction when given (signup records its own event with it). */
+  async create(input: NewUser, actor: Actor, tx?: Transaction): Promise<UserView> {
+    const role = resolveRootRole(input.rootRole);
+    const passwordHash = input.password ? await hashPassword(input.password) : null;
+    const write = async (t: Transaction) => {
+      await this.assertUnique({ username: input.username, email: input.email }, undefined, t);
+      const doc: UserDocument = {
+        _id: await this.deps.users.nextId(),
+        name: input.name ?? null,
+        username: input.username ?? null,
+        email: input.email?.toLowerCase() ?? null,
+        rootRole: role.id,
+        passwordHash,
+        loginAttempts: 0,
+        createdAt: this.deps.clock(),
+        seenAt: null,
+      };
+      await this.deps.users.insert(doc, t.session);
+      const view = toUserView(doc);
+      await t.record({ type: "user-created", actor, data: view });
+      return view;
+    };
+    return tx ? write(tx) : this.deps.unitOfWork.run(write);
+  }
+
+  async update(id: number, changes: UserChanges, actor: Actor): Promise<UserView> {
+    const role = changes.rootRole !== undefined ? resolveRootRole(changes.rootRole) : undefined;
+    return this.deps.unitOfWork.run(async (tx) => {
+      const before = await this.require(id, tx);
+      const email = changes.email?.toLowerCase();
+      if (email !== undefined) await this.assertUnique({ email }, id, tx);
+      const fields: Partial<UserDocument> = {
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(email !== undefined ? { email } : {}),
+        ...(role ? { rootRole: role.id } : {}),
+      };
+      await this.deps.users.update(id, fields, tx.session);
+      const after = { ...before, ...fields };
+      // A demoted user must not keep acting with the old role through an open session.
+      if (role && role.id !== before.rootRole) await this.deps.sessions.deleteForUser(id, tx.session);
+      await tx.record({ type: "user-updated", actor, data: toUserView(after), preData: toUserView(before) });
+      return toUserView(after);
+    });
+  }
+
+  async delete(id: number, actor: Actor): Promise<void> {
+    if (id === actor.userId) throw new ValidationError("You cannot delete yourself");
+    await this.deps.unitOfWork.run(async (tx) => {
+      const before = await this.require(id, tx);
+      await this.deps.users.delete(id, tx.session);
+      await this.deps.sessions.deleteForUser(id, tx.session);
+      await this.deps.personalAccessTokens.deleteForUser(id, tx.session);
+      await tx.record({ type: "user-deleted", actor, preData: toUserView(before) });
+    });
+  }
+
+  async changePassword(id: number, password: string, actor: Actor): Promise<void> {
+    const passwordHash = await hashPassword(password);
+    await this.deps.unitOfWork.run(async (tx) => {
+      const before = await this.require(id, tx);
+      await this.deps.users.update(id, { passwordHash, loginAttempts: 0 }, tx.session);
+      // Other sessions end: whoever knew the old password is signed out.
+      await this.deps.sessions.deleteForUser(id, tx.session);
+      await tx.record({ type: "user-updated", actor, data: { id, passwordChanged: true }, preData: { id: before._id } });
+    });
+  }
+
+  /** Checks a password sign-in; 401 without saying which half was wrong. */
+  async verifyLogin(login: string, password: string): Promise<UserDocument> {
+    const user = await this.deps.users.findByLogin(login);
+    if (!user?.passwordHash) throw new AuthenticationRequired(invalidLogin);
+    if (!(await verifyPassword(password, user.passwordHash))) {
+      await this.deps.users.update(user._id, { loginAttempts: user.loginAttempts + 1 });
+      throw new AuthenticationRequired(invalidLogin);
+    }
+    const seenAt = this.deps.clock();
+    await this.deps.users.update(user._id, { loginAttempts: 0, seenAt });
+    return { ...user, loginAttempts: 0, seenAt };
+  }
+
+  /** The configured first admin, created only when there are no users at all (the first start). */
+  async ensureInitialAdmin({ username, password }: { username: string; password: string }, actor: Actor): Promise<boolean> {
+    if ((await this.deps.users.count()) > 0) return false;
+    const passwordHash = await hashPassword(password);
+    await this.deps.unitOfWork.run(async (tx) => {
+      const doc: UserDocument = {
+        _id: await this.deps.users.nextId(),
+        name: null,
+        username,
+        email: null,
+        rootRole: 1,
+        passwordHash,
+        loginAttempts: 0,
+        createdAt: this.deps.clock(),
+        seenAt: null,
+      };
+      await this.deps.users.insert(doc, tx.session);
+      await tx.record({ type: "user-created", actor, data: toUserView(doc) });
+    });
+    return true;
+  }
+
+  private async require(id: number, tx?: Transaction): Promise<UserDocument> {
+    const doc = await this.deps.users.get(id, tx?.session);
+    if (!doc) throw new NotFoundError(`Could not find user with id ${id}`);
+    return doc;
+  }
+
+  private async assertUnique(
+    { username, email }: { username?: string; email?: string },
+    exceptId: number | undefined,
+    tx: Transaction,
+  ): Promise<void> {
+    for (const login of [username, email?.toLowerCase()]) {
+      if (!login) continue;
+      const existing = await this.deps.users.findByLogin(login, tx.session);
+      if (existing && existing._id !== exceptId) throw new NameExistsError(`A user with ${login} already exists`);
+    }
+  }
+}
