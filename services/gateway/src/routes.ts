@@ -5,6 +5,7 @@ export const publicRoutes: ReadonlyArray<{ prefix: string; service: RoutedServic
   { prefix: "/api/admin", service: "admin" },
   { prefix: "/auth", service: "admin" },
   { prefix: "/invite", service: "admin" },
+  { prefix: "/logout", service: "admin" },
   { prefix: "/feedback", service: "admin" },
   { prefix: "/api/frontend", service: "frontend-eval" },
   { prefix: "/api/client", service: "frontend-eval" },
