@@ -15,6 +15,8 @@
  *   most recent collaborator and writes it. Returns `{ before, after }`. Record the event yourself.
  * - `addChangeHook(hook)`: `hook(before, after) → after'` runs inside every flag write (create
  *   included, `before` null), e.g. to move the lifecycle stage when an environment is enabled.
+ * - `addChangeGuard(guard)`: `await guard(before, after)` runs inside every change's transaction
+ *   and may refuse it by throwing (change requests protect environments this way).
  *
  * Everything else here serves the feature, strategy and variant routes.
  */
@@ -86,6 +88,8 @@ export interface FeatureTagSource {
 }
 
 export type FeatureChangeHook = (before: FeatureDocument | null, after: FeatureDocument, now: Date) => FeatureDocument;
+/** Runs inside every flag change's transaction once the change is known; throwing refuses it. */
+export type FeatureChangeGuard = (before: FeatureDocument, after: FeatureDocument) => Promise<void>;
 
 /** JSON-patch paths a user may change on a flag (Unleash changes variants and the rest elsewhere). */
 const patchablePaths = new Set(["/description", "/type", "/stale", "/impressionData"]);
@@ -94,6 +98,7 @@ const emptyEnvironment = (): FeatureEnvironmentDocument => ({ enabled: false, st
 
 export class FeatureService {
   private readonly hooks: FeatureChangeHook[] = [];
+  private readonly guards: FeatureChangeGuard[] = [];
 
   constructor(
     private readonly deps: {
@@ -111,6 +116,11 @@ export class FeatureService {
 
   addChangeHook(hook: FeatureChangeHook): void {
     this.hooks.push(hook);
+  }
+
+  /** E.g. change requests refuse direct changes to environments that require them. */
+  addChangeGuard(guard: FeatureChangeGuard): void {
+    this.guards.push(guard);
   }
 
   // ---- reads ----------------------------------------------------------------------------------
@@ -169,11 +179,13 @@ export class FeatureService {
     mutate: FeatureMutation,
   ): Promise<{ before: FeatureDocument; after: FeatureDocument }> {
     const now = this.deps.clock();
-    return this.deps.features.update(
+    const result = await this.deps.features.update(
       name,
       async (doc) => withCollaborator(this.runHooks(doc, await mutate(doc), now), actor, now),
       tx.session,
     );
+    for (const guard of this.guards) await guard(result.before, result.after);
+    return result;
   }
 
   private runHooks(before: FeatureDocument | null, after: FeatureDocument, now: Date): FeatureDocument {
@@ -225,17 +237,31 @@ export class FeatureService {
       await this.archive(project, [name], actor);
       return this.get(name);
     }
-    return this.deps.unitOfWork.run(async (tx) => {
-      const { before, after } = await this.change(tx, actor, name, (doc) => ({
-        ...doc,
-        description: input.description === undefined ? doc.description : input.description,
-        type: input.type ?? doc.type,
-        stale: input.stale ?? doc.stale,
-        impressionData: input.impressionData ?? doc.impressionData,
-      }));
-      await this.recordMetadataEvents(tx, actor, before, after);
-      return after;
+    return this.deps.unitOfWork.run((tx) => this.updateMetadata(tx, actor, name, input));
+  }
+
+  /** Marks several flags of a project stale (or not) at once: all or none. */
+  async setStaleMany(project: string, names: string[], stale: boolean, actor: Actor): Promise<void> {
+    await this.deps.projects.get(project);
+    await this.deps.unitOfWork.run(async (tx) => {
+      for (const name of unique(names)) {
+        const doc = await this.deps.features.get(name, tx.session);
+        if (!doc || doc.project !== project || doc.archived) throw new NotFoundError(`Could not find feature flag ${name} in project ${project}`);
+        await this.updateMetadata(tx, actor, name, { stale });
+      }
     });
+  }
+
+  private async updateMetadata(tx: Transaction, actor: Actor, name: string, input: UpdateFeature): Promise<FeatureDocument> {
+    const { before, after } = await this.change(tx, actor, name, (doc) => ({
+      ...doc,
+      description: input.description === undefined ? doc.description : input.description,
+      type: input.type ?? doc.type,
+      stale: input.stale ?? doc.stale,
+      impressionData: input.impressionData ?? doc.impressionData,
+    }));
+    await this.recordMetadataEvents(tx, actor, before, after);
+    return after;
   }
 
   /** Endpoint 3: RFC 6902 on the flag's metadata; any bad operation refuses the whole patch. */
@@ -662,6 +688,13 @@ export class FeatureService {
     return this.setVariants(project, name, [environment], parsed.data, actor);
   }
 
+  /** POST /features/validate: the name is free, and matches the project's pattern when one is given. */
+  async assertNameAvailable(name: string, project?: string): Promise<void> {
+    const existing = await this.deps.features.get(name);
+    if (existing) throw new NameExistsError(`A flag named ${name} already exists in project ${existing.project}`);
+    if (project) assertMatchesNaming(name, (await this.deps.projects.get(project)).featureNaming);
+  }
+
   // ---- rules ----------------------------------------------------------------------------------
 
   private async assertNameFree(name: string, tx: Transaction): Promise<void> {
@@ -690,7 +723,8 @@ export class FeatureService {
     }
   }
 
-  private async assertValidStrategy(input: StrategyInput): Promise<void> {
+  /** The checks every strategy write makes; change requests run them when a strategy is proposed. */
+  async assertValidStrategy(input: StrategyInput): Promise<void> {
     if (!(await this.deps.strategyExists(input.name))) {
       throw new ValidationError(`Strategy ${input.name} is not defined`, [{ path: "name", message: "Unknown strategy name" }]);
     }
