@@ -1,0 +1,95 @@
+import { randomUUID } from "node:crypto";
+import net from "node:net";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { connect } from "nats";
+import { afterAll, describe, expect, it } from "vitest";
+import { createTokenSecret, tokenDigest } from "@vexil/auth";
+import { loadConfig } from "@vexil/config";
+import { createLogger } from "@vexil/logger";
+import { platformEnv } from "./platform-config.js";
+import { closeEngines, openEngines } from "./service-process.js";
+import { openSharedTokenSet, publishTokenGrants } from "./shared-token-set.js";
+
+const natsUrl = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
+const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+
+function reachable(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port) }, () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+    socket.setTimeout(1000, () => (socket.destroy(), resolve(false)));
+  });
+}
+
+const available = (await reachable(natsUrl)) && (await reachable(redisUrl));
+if (!available) console.log(`skipped: NATS not reachable at ${natsUrl} or Redis not reachable at ${redisUrl}`);
+
+describe.skipIf(!available)("openEngines with NATS and Redis", () => {
+  const namespace = `test_${randomUUID().slice(0, 8)}`;
+  const logger = createLogger({ service: "test", level: "silent" });
+  const dirs: string[] = [];
+
+  afterAll(async () => {
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+    const nc = await connect({ servers: natsUrl });
+    await (await nc.jetstreamManager()).streams.delete(namespace).catch(() => undefined);
+    await nc.close();
+  });
+
+  async function open(service: string) {
+    const dir = await mkdtemp(path.join(tmpdir(), "vexil-runtime-int-"));
+    dirs.push(dir);
+    const config = loadConfig(platformEnv, {
+      DATA_DIR: dir,
+      NATS_URL: natsUrl,
+      REDIS_URL: redisUrl,
+      NATS_STREAM: namespace,
+      NATS_NAMESPACE: namespace,
+      REDIS_KEY_PREFIX: `${namespace}:`,
+    });
+    return openEngines(config, service, logger);
+  }
+
+  it("shares token grants between two processes' engines through Redis and NATS", async () => {
+    const admin = await open("admin");
+    const frontend = await open("frontend-eval");
+    try {
+      const shared = await openSharedTokenSet(frontend.cache, frontend.bus);
+      const secret = createTokenSecret({ projects: ["*"], environment: "development" });
+      await publishTokenGrants(admin.cache, admin.bus, [
+        { digest: tokenDigest(secret), tokenName: "fe", type: "frontend", environment: "development", projects: ["*"], expiresAt: null },
+      ]);
+      const deadline = Date.now() + 1000;
+      while (!shared.tokens.lookup(secret) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(shared.tokens.lookup(secret)?.tokenName).toBe("fe");
+
+      await publishTokenGrants(admin.cache, admin.bus, []);
+      const revokedBy = Date.now() + 1000;
+      while (shared.tokens.lookup(secret) && Date.now() < revokedBy) await new Promise((r) => setTimeout(r, 10));
+      expect(shared.tokens.lookup(secret)).toBeUndefined();
+      shared.stop();
+    } finally {
+      await admin.cache.del("tokens:grants");
+      await closeEngines(admin);
+      await closeEngines(frontend);
+    }
+  });
+
+  it("delivers domain events durably within its namespace", async () => {
+    const engines = await open("admin");
+    try {
+      const seen: string[] = [];
+      const consumer = await engines.bus.consume("runtime-test", "events.>", (msg) => void seen.push(msg.subject));
+      await engines.bus.publishEvent("events.feature-created", { id: "1" }, { msgId: `${namespace}-1` });
+      const deadline = Date.now() + 3000;
+      while (seen.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await consumer.stop();
+      expect(seen).toEqual(["events.feature-created"]);
+    } finally {
+      await closeEngines(engines);
+    }
+  });
+});

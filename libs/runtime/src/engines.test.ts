@@ -1,0 +1,47 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "@vexil/config";
+import { createLogger } from "@vexil/logger";
+import { openEngines, closeEngines } from "./service-process.js";
+import { platformEnv, storeLocation } from "./platform-config.js";
+
+const logger = createLogger({ service: "test", level: "silent" });
+
+describe("platform configuration", () => {
+  it("defaults to embedded engines under ./data, one folder per service", () => {
+    const config = loadConfig(platformEnv, {});
+    expect(config.MONGODB_URL).toBeUndefined();
+    expect(storeLocation(config, "frontend-eval")).toEqual({
+      database: "vexil_frontend_eval",
+      dir: path.resolve("data", "frontend-eval"),
+    });
+  });
+
+  it("refuses malformed engine URLs", () => {
+    expect(() => loadConfig(platformEnv, { MONGODB_URL: "postgres://x", NATS_URL: "nope" })).toThrow(ConfigError);
+  });
+});
+
+describe("openEngines without servers", () => {
+  it("opens an embedded store, an in-process bus and an in-memory cache that work together", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "vexil-runtime-"));
+    const engines = await openEngines(loadConfig(platformEnv, { DATA_DIR: dir }), "admin", logger);
+    try {
+      await engines.store.ping();
+      await engines.cache.set("k", "v");
+      expect(await engines.cache.get("k")).toBe("v");
+      const heard = new Promise((resolve) => engines.bus.subscribe("hello", resolve));
+      engines.bus.publish("hello", { ok: true });
+      expect(await heard).toEqual({ ok: true });
+      await engines.store.collection<{ _id: string }>("things").insertOne({ _id: "a" });
+    } finally {
+      await closeEngines(engines);
+    }
+    const reopened = await openEngines(loadConfig(platformEnv, { DATA_DIR: dir }), "admin", logger);
+    expect(await reopened.store.collection<{ _id: string }>("things").findOne({ _id: "a" })).toEqual({ _id: "a" });
+    await closeEngines(reopened);
+    await rm(dir, { recursive: true, force: true });
+  });
+});
