@@ -1,9 +1,14 @@
 import express from "express";
 import { apiTokenAuthenticator, authenticate, requireTokenType } from "@vexil/auth";
-import { NotFoundError } from "@vexil/errors";
+import { NotFoundError, NotReady } from "@vexil/errors";
 import type { Logger } from "@vexil/logger";
 import { openSharedTokenSet, type Engines, type VexilService } from "@vexil/runtime";
+import { clientRoutes } from "./client/client-routes.js";
+import { StreamingHub } from "./client/streaming-hub.js";
 import type { FrontendEvalConfig } from "./config.js";
+import { frontendRoutes } from "./frontend/frontend-routes.js";
+import { SeenFeatures } from "./metrics/seen-features.js";
+import { SnapshotHolder } from "./snapshots/snapshot-holder.js";
 
 export interface FrontendEvalDeps {
   engines: Engines;
@@ -11,10 +16,17 @@ export interface FrontendEvalDeps {
   logger: Logger;
 }
 
-/** Serves the SDK surfaces (`/api/frontend`, `/api/client`) from memory. */
-export async function createFrontendEvalService({ engines, settings }: FrontendEvalDeps): Promise<VexilService> {
+/**
+ * Serves the SDK surfaces (`/api/frontend`, `/api/client`) from memory: compiled snapshots
+ * hydrated from the cache and swapped on announcements, tokens from the shared token set.
+ */
+export async function createFrontendEvalService({ engines, settings, logger }: FrontendEvalDeps): Promise<VexilService> {
   const sharedTokens = await openSharedTokenSet(engines.cache, engines.bus);
   const authenticateToken = authenticate([apiTokenAuthenticator(sharedTokens.tokens)]);
+  const snapshots = new SnapshotHolder({ cache: engines.cache, bus: engines.bus, logger: logger.child({ module: "snapshots" }) });
+  const streams = new StreamingHub();
+  const seen = new SeenFeatures({ bus: engines.bus });
+  snapshots.onSwap((snapshot, changes) => streams.publish(snapshot, changes));
 
   const router = express.Router();
   router.use("/api/frontend", (_req, _res, next) =>
@@ -22,12 +34,26 @@ export async function createFrontendEvalService({ engines, settings }: FrontendE
   );
   router.use("/api/frontend", authenticateToken, requireTokenType(["frontend"]));
   router.use("/api/client", authenticateToken, requireTokenType(["client"]));
+  router.use(frontendRoutes({ snapshots, seen }));
+  router.use(clientRoutes({ snapshots, streams, seen }));
 
   return {
     router,
-    readiness: [],
-    async start() {},
+    readiness: [
+      {
+        name: "snapshots",
+        check: async () => {
+          if (!snapshots.ready) throw new NotReady("No flag snapshot loaded yet");
+        },
+      },
+    ],
+    async start() {
+      await snapshots.start();
+    },
     async stop() {
+      streams.close();
+      seen.stop();
+      snapshots.stop();
       sharedTokens.stop();
     },
   };

@@ -1,0 +1,80 @@
+import { createHash } from "node:crypto";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
+import { ValidationError } from "@vexil/errors";
+import type { EnvironmentSnapshot } from "../snapshots/environment-snapshot.js";
+import { inScope, scopeKey, type FeatureScope } from "../snapshots/scope.js";
+
+const gzipAsync = promisify(gzip);
+
+/** A `/api/client/features` answer, serialised once per snapshot and query. */
+export class FeaturesResponse {
+  private gzipped: Promise<Buffer> | undefined;
+
+  constructor(
+    readonly etag: string,
+    readonly body: Buffer,
+  ) {}
+
+  /** Compressed on first demand, then reused by every request for this revision and query. */
+  gzip(): Promise<Buffer> {
+    this.gzipped ??= gzipAsync(this.body);
+    return this.gzipped;
+  }
+}
+
+/** Responses kept per snapshot; a burst of distinct queries cannot grow memory without bound. */
+const maxResponsesPerSnapshot = 64;
+
+/**
+ * SDKs below client specification 4.2.0 (or sending none) get segments inlined into the
+ * strategies' constraints; newer ones get the segment list. A header that is no version is a 400,
+ * as in Unleash.
+ */
+export function inlineSegmentsFor(specHeader: string | undefined): boolean {
+  if (specHeader === undefined || specHeader === "") return true;
+  const match = /^v?(\d+)\.(\d+)\.(\d+)/.exec(specHeader.trim());
+  if (!match) {
+    throw new ValidationError(`Invalid Unleash-Client-Spec header: "${specHeader}"`, [
+      { path: "headers.unleash-client-spec", message: "Must be a semantic version such as 5.2.0" },
+    ]);
+  }
+  const [major, minor] = [Number(match[1]), Number(match[2])];
+  return major < 4 || (major === 4 && minor < 2);
+}
+
+export function featuresResponse(snapshot: EnvironmentSnapshot, scope: FeatureScope, inline: boolean): FeaturesResponse {
+  const key = `${inline ? "inline" : "segments"}|${scopeKey(scope)}`;
+  const cached = snapshot.responses.get(key);
+  if (cached instanceof FeaturesResponse) return cached;
+
+  const query = {
+    ...(scope.projects ? { project: scope.projects } : {}),
+    ...(scope.namePrefix !== undefined ? { namePrefix: scope.namePrefix } : {}),
+    environment: snapshot.environment,
+    inlineSegmentConstraints: inline,
+  };
+  const queryHash = createHash("sha1").update(JSON.stringify(query)).digest("hex").slice(0, 8);
+  const etag = `"${queryHash}:${snapshot.revision}:v1"`;
+  const texts = inline ? snapshot.inlinedFeatureJson() : snapshot.featureJson;
+  const features: string[] = [];
+  for (const [name, json] of texts) {
+    if (inScope(scope, name, snapshot.features.get(name)?.project)) features.push(json);
+  }
+  // Spliced from the stored JSON texts: the flags are never serialised again here.
+  const body =
+    `{"version":2,"features":[${features.join(",")}],"query":${JSON.stringify(query)}` +
+    (inline ? "" : `,"segments":${snapshot.segmentsJson}`) +
+    `,"meta":${JSON.stringify({ revisionId: snapshot.revision, etag, queryHash })}}`;
+
+  const response = new FeaturesResponse(etag, Buffer.from(body));
+  if (snapshot.responses.size >= maxResponsesPerSnapshot) snapshot.responses.clear();
+  snapshot.responses.set(key, response);
+  return response;
+}
+
+/** True when an `If-None-Match` value names this ETag (weak or strong, in a list or alone). */
+export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag);
+}

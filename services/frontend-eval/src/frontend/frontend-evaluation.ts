@@ -1,0 +1,62 @@
+import { randomUUID } from "node:crypto";
+import type { FrontendToggle } from "@vexil/contracts";
+import { evaluateAll, type Context, type EvaluateOptions } from "@vexil/evaluator";
+import type { EnvironmentSnapshot } from "../snapshots/environment-snapshot.js";
+import { inScope, type FeatureScope } from "../snapshots/scope.js";
+
+const contextFields = new Set(["userId", "sessionId", "remoteAddress", "appName", "environment", "currentTime"]);
+
+/**
+ * The evaluation context from a frontend request, as Unleash builds it: the known fields, the
+ * `properties` object, any other scalar field as a property, the caller's address when none is
+ * given, and a random `sessionId` when none is given (so `default` stickiness still spreads
+ * anonymous users).
+ */
+export function frontendContext(input: Record<string, unknown>, callerAddress: string | undefined): Context {
+  const context: Context = {};
+  const properties: Record<string, string> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined || value === null) continue;
+    if (key === "properties") {
+      if (typeof value === "object" && !Array.isArray(value)) {
+        for (const [name, property] of Object.entries(value as Record<string, unknown>)) {
+          if (isScalar(property)) properties[name] = String(property);
+        }
+      }
+    } else if (contextFields.has(key)) {
+      if (isScalar(value)) (context as Record<string, string>)[key] = String(value);
+    } else if (isScalar(value)) {
+      properties[key] = String(value);
+    }
+  }
+  context.remoteAddress ??= callerAddress;
+  context.sessionId ??= randomUUID();
+  context.properties = properties;
+  return context;
+}
+
+function isScalar(value: unknown): value is string | number | boolean {
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+}
+
+export const liveOptions: EvaluateOptions = { random: Math.random, now: Date.now };
+
+/** The enabled flags in scope with their variants: the frontend API's `toggles`. */
+export function frontendToggles(
+  snapshot: EnvironmentSnapshot,
+  context: Context,
+  scope: FeatureScope,
+  options: EvaluateOptions = liveOptions,
+): FrontendToggle[] {
+  const toggles: FrontendToggle[] = [];
+  // Every flag is evaluated, in scope or not, so dependencies on parents outside the token's
+  // projects still see their parents.
+  for (const result of evaluateAll(snapshot.compiled, context, options)) {
+    if (!result.enabled) continue;
+    if (!inScope(scope, result.name, snapshot.features.get(result.name)?.project)) continue;
+    // The evaluator types payloads loosely; they come from stored, validated variants.
+    const variant = result.variant as FrontendToggle["variant"];
+    toggles.push({ name: result.name, enabled: true, variant, impressionData: result.impressionData });
+  }
+  return toggles;
+}

@@ -1,0 +1,113 @@
+import type { ClientFeature, ClientSegment, DeltaEvent, StoredSnapshot } from "@vexil/contracts";
+import { compileSnapshot, type CompiledSnapshot } from "@vexil/evaluator";
+
+/** One environment's flags in memory: compiled for evaluation and as JSON text for the SDK APIs. */
+export class EnvironmentSnapshot {
+  /** Serialised responses keyed by query; built on first use, dropped with the snapshot. */
+  readonly responses = new Map<string, unknown>();
+  private inlined: Map<string, string> | undefined;
+
+  private constructor(
+    readonly environment: string,
+    readonly revision: number,
+    /** Name to JSON text, in name order. */
+    readonly featureJson: ReadonlyMap<string, string>,
+    readonly features: ReadonlyMap<string, ClientFeature>,
+    readonly segments: readonly ClientSegment[],
+    readonly segmentsJson: string,
+    readonly compiled: CompiledSnapshot,
+  ) {}
+
+  /**
+   * JSON text of each flag with its segments' constraints appended to the strategies' own, for
+   * SDKs older than client specification 4.2.0; built once per snapshot.
+   */
+  inlinedFeatureJson(): ReadonlyMap<string, string> {
+    if (this.inlined) return this.inlined;
+    const byId = new Map(this.segments.map((segment) => [segment.id, segment]));
+    const inlined = new Map<string, string>();
+    for (const [name, json] of this.featureJson) {
+      const feature = this.features.get(name) as ClientFeature;
+      if (!feature.strategies.some((strategy) => strategy.segments && strategy.segments.length > 0)) {
+        inlined.set(name, json);
+        continue;
+      }
+      const strategies = feature.strategies.map(({ segments, ...strategy }) => ({
+        ...strategy,
+        constraints: [
+          ...strategy.constraints,
+          ...(segments ?? []).flatMap((id) => byId.get(id)?.constraints ?? []),
+        ],
+      }));
+      inlined.set(name, JSON.stringify({ ...feature, strategies }));
+    }
+    this.inlined = inlined;
+    return inlined;
+  }
+
+  /**
+   * Builds the next snapshot from the stored one, re-parsing only flags whose JSON text differs
+   * from `previous`, and says what changed as delta events (all with the new revision as id).
+   */
+  static from(
+    stored: StoredSnapshot,
+    previous?: EnvironmentSnapshot,
+  ): { snapshot: EnvironmentSnapshot; changes: DeltaEvent[] } {
+    const eventId = stored.revision;
+    const changes: DeltaEvent[] = [];
+    const featureJson = new Map<string, string>();
+    const features = new Map<string, ClientFeature>();
+    for (const json of stored.features) {
+      const name = nameOf(json);
+      const before = previous?.featureJson.get(name);
+      if (before === json && previous) {
+        featureJson.set(name, json);
+        features.set(name, previous.features.get(name) as ClientFeature);
+        continue;
+      }
+      const feature = JSON.parse(json) as ClientFeature;
+      featureJson.set(feature.name, json);
+      features.set(feature.name, feature);
+      const old = previous?.features.get(feature.name);
+      // A flag that moved project leaves the old one first, so project-filtered SDKs drop it.
+      if (old && old.project !== feature.project) {
+        changes.push({ eventId, type: "feature-removed", featureName: old.name, project: old.project });
+      }
+      changes.push({ eventId, type: "feature-updated", feature });
+    }
+    for (const [name, old] of previous?.features ?? []) {
+      if (!features.has(name)) changes.push({ eventId, type: "feature-removed", featureName: name, project: old.project });
+    }
+
+    const segmentsJson = JSON.stringify(stored.segments);
+    let segments: readonly ClientSegment[] = stored.segments;
+    if (previous && segmentsJson === previous.segmentsJson) {
+      segments = previous.segments;
+    } else {
+      const before = new Map((previous?.segments ?? []).map((segment) => [segment.id, JSON.stringify(segment)]));
+      for (const segment of stored.segments) {
+        if (before.get(segment.id) !== JSON.stringify(segment)) changes.push({ eventId, type: "segment-updated", segment });
+        before.delete(segment.id);
+      }
+      for (const id of before.keys()) changes.push({ eventId, type: "segment-removed", segmentId: id });
+    }
+
+    const compiled = compileSnapshot({ version: 2, features: [...features.values()], segments: [...segments] });
+    return {
+      snapshot: new EnvironmentSnapshot(stored.environment, stored.revision, featureJson, features, segments, segmentsJson, compiled),
+      changes,
+    };
+  }
+}
+
+/** The flag name from its JSON text, which starts with `{"name":` as the admin writes it. */
+function nameOf(json: string): string {
+  const prefix = '{"name":';
+  if (json.startsWith(prefix)) {
+    const end = json.indexOf('",', prefix.length + 1);
+    const raw = json.slice(prefix.length, end + 1);
+    // Names with escapes are rare; let JSON decode them.
+    if (end > 0 && !raw.includes("\\")) return raw.slice(1, -1);
+  }
+  return (JSON.parse(json) as ClientFeature).name;
+}
