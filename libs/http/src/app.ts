@@ -1,6 +1,6 @@
 import express, { type Express, type RequestHandler, type Router } from "express";
 import { pinoHttp } from "pino-http";
-import type { Logger } from "@vexil/logger";
+import { redactSecretsInUrl, type Logger } from "@vexil/logger";
 import { bodyGuard, bodyParserErrors, defaultBodyLimitBytes, jsonBody } from "./body.js";
 import { errorHandler, notFound } from "./error-handler.js";
 import { requestId } from "./request-id.js";
@@ -45,6 +45,16 @@ export function createHttpApp({
       customLogLevel: (_req, res, err) =>
         res.statusCode === 503 ? "warn" : err || res.statusCode >= 500 ? "error" : "info",
       quietReqLogger: true,
+      // Paths and `location` headers may carry secrets (token and invite URLs).
+      serializers: {
+        req: (req: { url?: string }) => (req.url ? { ...req, url: redactSecretsInUrl(req.url) } : req),
+        res: (res: { headers?: Record<string, unknown> }) => {
+          const location = res.headers?.location;
+          return typeof location === "string"
+            ? { ...res, headers: { ...res.headers, location: redactSecretsInUrl(location) } }
+            : res;
+        },
+      },
     }),
   );
 
