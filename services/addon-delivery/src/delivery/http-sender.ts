@@ -47,6 +47,8 @@ export function createHttpSender({
           method: "POST",
           headers: { ...request.headers, "content-length": String(body.length) },
           lookup,
+          // A fresh connection per request: a pooled socket would skip the address check above.
+          agent: false,
           // Redirects are not followed (node never does), so a public URL cannot bounce to a private one.
           signal: AbortSignal.timeout(timeoutMs),
         },
