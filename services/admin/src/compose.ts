@@ -20,6 +20,8 @@ import { FeatureService } from "./features/feature-service.js";
 import { createFavoriteStore, createFeatureStore } from "./features/feature-store.js";
 import { createSegmentLookup } from "./features/segment-lookup.js";
 import { ProjectService } from "./projects/project-service.js";
+import { SnapshotPublisher } from "./snapshots/snapshot-publisher.js";
+import { snapshotSources, storedSegments } from "./snapshots/snapshot-sources.js";
 
 export type AdminSettings = Pick<AdminConfig, "INIT_ADMIN_API_TOKENS" | "INIT_CLIENT_API_TOKENS" | "INIT_FRONTEND_API_TOKENS"> &
   Partial<Pick<AdminConfig, "ADDONS_ALLOW_PRIVATE_URLS">> &
@@ -90,6 +92,19 @@ export async function createAdminDeps({
     clock,
     logger: logger.child({ module: "governance" }),
   });
+  const snapshotPublisher = new SnapshotPublisher({
+    sources: snapshotSources({
+      features: featureService,
+      segments: storedSegments(store),
+      environments: environmentService,
+      projects: projectService,
+      events,
+    }),
+    cache,
+    bus,
+    logger: logger.child({ module: "snapshots" }),
+  });
+  unitOfWork.onCommitted((recorded) => snapshotPublisher.notify(recorded));
   return {
     engines,
     settings,
@@ -111,6 +126,7 @@ export async function createAdminDeps({
     environmentService,
     projectService,
     featureService,
+    snapshotPublisher,
     governance,
   };
 }

@@ -62,6 +62,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
       );
       createdAdminSecret = seeded.createdAdminSecret;
       await shareTokenGrants();
+      await deps.snapshotPublisher.start();
       // Before the relay: the delivery service asks for the addons when the first events arrive.
       addonConfigs = serveAddonConfigs(engines.bus, deps.addons);
       relay = startOutboxRelay({ source: events, bus: engines.bus, logger: logger.child({ module: "outbox-relay" }) });
@@ -72,6 +73,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
       await deps.governance.stop();
       await relay?.stop();
       addonConfigs?.unsubscribe();
+      await deps.snapshotPublisher.stop();
       sharedTokens.stop();
     },
   };

@@ -1,3 +1,4 @@
+import type { StoreEngine } from "@vexil/store";
 import type { EnvironmentService } from "../environments/environment-service.js";
 import type { EventStore } from "../events/event-store.js";
 import type { SegmentDocument } from "../features/feature-model.js";
@@ -28,4 +29,13 @@ export function snapshotSources(deps: {
       return events[0]?._id ?? 0;
     },
   };
+}
+
+/**
+ * Every segment, read from the collection the segment slice writes. A port, as the feature
+ * slice's segment lookup is, until the segment service is wired in to answer instead.
+ */
+export function storedSegments(engine: StoreEngine): { listAll(): Promise<SegmentDocument[]> } {
+  const segments = engine.collection<SegmentDocument>("segments");
+  return { listAll: () => segments.find({}, { sort: { _id: 1 } }) };
 }
