@@ -20,6 +20,7 @@ import { FeatureService } from "./features/feature-service.js";
 import { createFavoriteStore, createFeatureStore } from "./features/feature-store.js";
 import { createSegmentLookup } from "./features/segment-lookup.js";
 import { ProjectService } from "./projects/project-service.js";
+import { ProjectReports } from "./projects/project-report.js";
 import { SnapshotPublisher } from "./snapshots/snapshot-publisher.js";
 import { snapshotSources, storedSegments } from "./snapshots/snapshot-sources.js";
 
@@ -78,6 +79,13 @@ export async function createAdminDeps({
     unitOfWork,
     clock,
   });
+  const projectReports = new ProjectReports({
+    projects: projectService,
+    features: featureService,
+    environments: stores.environments,
+    events,
+    clock,
+  });
   const access = new AccessService([rootRoleRule]);
   const governance = await createGovernanceSlice({
     engines,
@@ -126,6 +134,7 @@ export async function createAdminDeps({
     environmentService,
     projectService,
     featureService,
+    projectReports,
     snapshotPublisher,
     governance,
   };

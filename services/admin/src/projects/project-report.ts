@@ -1,0 +1,59 @@
+import type { HealthReport, ProjectOverview } from "@vexil/contracts";
+import type { EnvironmentStore } from "../environments/environment-store.js";
+import type { EventStore } from "../events/event-store.js";
+import type { FeatureService } from "../features/feature-service.js";
+import { healthOf, recentProjectEvents, statisticsOf } from "./project-health.js";
+import type { ProjectService } from "./project-service.js";
+
+/** Endpoints 1 and 2: a project with its live flags, health and statistics, computed from the data. */
+export class ProjectReports {
+  constructor(
+    private readonly deps: {
+      projects: ProjectService;
+      features: FeatureService;
+      environments: EnvironmentStore;
+      events: Pick<EventStore, "list">;
+      clock: () => Date;
+    },
+  ) {}
+
+  async overview(id: string, userId?: number): Promise<ProjectOverview> {
+    const { potentiallyStaleCount: _p, activeCount: _a, staleCount: _s, ...overview } = await this.healthReport(id, userId);
+    return overview;
+  }
+
+  async healthReport(id: string, userId?: number): Promise<HealthReport> {
+    const now = this.deps.clock();
+    const project = await this.deps.projects.get(id);
+    const [all, environments, members, globalEnvironments, events] = await Promise.all([
+      this.deps.features.list({ project: id }),
+      this.deps.projects.environmentEntries(id),
+      this.deps.projects.members(id),
+      this.deps.environments.list(),
+      recentProjectEvents((q) => this.deps.events.list(q), id, now),
+    ]);
+    const live = all.filter((f) => !f.archived);
+    const health = healthOf(live, now);
+    const production = new Set(globalEnvironments.filter((e) => e.type === "production").map((e) => e._id));
+    return {
+      version: 1,
+      name: project.name,
+      description: project.description,
+      defaultStickiness: project.defaultStickiness,
+      mode: project.mode,
+      featureLimit: project.featureLimit,
+      ...(project.featureNaming ? { featureNaming: project.featureNaming } : {}),
+      members,
+      health: health.health,
+      environments,
+      features: await this.deps.features.toResponses(live, { userId }),
+      stats: statisticsOf(events, all, production, now),
+      createdAt: project.createdAt.toISOString(),
+      updatedAt: project.updatedAt?.toISOString() ?? null,
+      favorite: false,
+      potentiallyStaleCount: health.potentiallyStaleCount,
+      activeCount: health.activeCount,
+      staleCount: health.staleCount,
+    };
+  }
+}
