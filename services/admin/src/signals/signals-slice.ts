@@ -1,0 +1,122 @@
+import express, { type Router } from "express";
+import type { Consumer } from "@vexil/bus";
+import { topics } from "@vexil/contracts";
+import type { Logger } from "@vexil/logger";
+import type { Engines } from "@vexil/runtime";
+import type { AccessService } from "../access/access-service.js";
+import { ActionRunner, type FeatureEnvironmentSwitch } from "../actions/action-runner.js";
+import { actionRoutes } from "../actions/action-routes.js";
+import { ActionService } from "../actions/action-service.js";
+import { createActionSetEventStore, createActionSetStore } from "../actions/action-set-store.js";
+import type { UnitOfWork } from "../events/unit-of-work.js";
+import { serviceAccountRoutes } from "../service-accounts/service-account-routes.js";
+import { ServiceAccountService } from "../service-accounts/service-account-service.js";
+import { createServiceAccountStore } from "../service-accounts/service-account-store.js";
+import { signalEndpointRoutes } from "./signal-endpoint-routes.js";
+import { SignalEndpointService } from "./signal-endpoint-service.js";
+import { createSignalEndpointStore } from "./signal-endpoint-store.js";
+import { signalLimits, type SignalLimitSettings } from "./signal-limits.js";
+import { busSignalReader, shareSignalEndpoints } from "./signal-sharing.js";
+
+/** The durable consumer through which admin instances share the work of reacting to signals. */
+export const actionsConsumerName = "admin-actions";
+
+/**
+ * Signal endpoints, service accounts and action sets, wired together: endpoints are shared with
+ * signal-ingest, and received signals come back over the bus to the action runner.
+ */
+export async function createSignalsSlice({
+  engines,
+  unitOfWork,
+  access,
+  features,
+  assertProject,
+  settings,
+  clock,
+  logger,
+}: {
+  engines: Engines;
+  unitOfWork: UnitOfWork;
+  access: AccessService;
+  features: FeatureEnvironmentSwitch;
+  assertProject: (project: string) => Promise<unknown>;
+  settings: Partial<SignalLimitSettings>;
+  clock: () => Date;
+  logger: Logger;
+}) {
+  const { store, bus, cache } = engines;
+  const limits = signalLimits(settings);
+  const actionSets = await createActionSetStore(store);
+  const actionSetEvents = await createActionSetEventStore(store);
+  const signalEndpoints = new SignalEndpointService({
+    endpoints: await createSignalEndpointStore(store),
+    unitOfWork,
+    signals: busSignalReader(bus),
+    share: shareSignalEndpoints(cache, bus),
+    limits,
+    clock,
+  });
+  const serviceAccounts = new ServiceAccountService({
+    accounts: await createServiceAccountStore(store),
+    unitOfWork,
+    clock,
+    isInUse: (id) => actionSets.usesActor(id),
+  });
+  const actions = new ActionService({
+    actionSets,
+    actionSetEvents,
+    unitOfWork,
+    clock,
+    limits,
+    assertProject,
+    isServiceAccount: async (id) => (await serviceAccounts.get(id)) !== null,
+    isSignalEndpoint: (id) => signalEndpoints.exists(id),
+  });
+  const runner = new ActionRunner({
+    actionSets,
+    actionSetEvents,
+    features,
+    access,
+    clock,
+    logger: logger.child({ module: "action-runner" }),
+    actors: {
+      async resolve(actorId) {
+        const account = await serviceAccounts.get(actorId);
+        if (!account) return null;
+        await serviceAccounts.markSeen(actorId);
+        return { actor: { name: account.username, userId: account._id }, principal: serviceAccounts.principalOf(account) };
+      },
+    },
+  });
+
+  let consumer: Consumer | undefined;
+  return {
+    signalEndpoints,
+    serviceAccounts,
+    actions,
+    runner,
+    router(): Router {
+      const router = express.Router();
+      router.use(signalEndpointRoutes({ signalEndpoints, access }));
+      router.use(serviceAccountRoutes({ serviceAccounts, access }));
+      router.use(actionRoutes({ actions, access }));
+      return router;
+    },
+    /** Shares the endpoints with signal-ingest and starts reacting to signals. */
+    async start(): Promise<void> {
+      await signalEndpoints.share();
+      consumer = await bus.consume(actionsConsumerName, topics.signalsReceived.subject, async (msg) => {
+        const parsed = topics.signalsReceived.schema.safeParse(msg.data);
+        if (!parsed.success) {
+          logger.warn({ seq: msg.seq, issues: parsed.error.issues }, "ignoring a malformed signal");
+          return;
+        }
+        await runner.handle(parsed.data);
+      });
+    },
+    async stop(): Promise<void> {
+      await consumer?.stop();
+    },
+  };
+}
+export type SignalsSlice = Awaited<ReturnType<typeof createSignalsSlice>>;
