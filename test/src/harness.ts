@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTokenSecret } from "@vexil/auth";
-import { startSystem, type RunningSystem } from "@vexil/gateway";
+import { startSystem, type RunningSystem, type SystemSettings } from "@vexil/gateway";
 import { createLogger } from "@vexil/logger";
 import { platformEnv, type PlatformConfig } from "@vexil/runtime";
 
@@ -14,6 +14,9 @@ export interface TestSystemOptions {
   /** false starts without configured tokens, as a first `npm start` does. */
   seedTokens?: boolean;
   logLevel?: string;
+  /** Admin settings beyond the seeded tokens, e.g. the signal limits. */
+  admin?: Partial<SystemSettings["admin"]>;
+  signalIngest?: SystemSettings["signalIngest"];
 }
 
 export interface TestSystem {
@@ -47,14 +50,17 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
   const system = await startSystem(
     {
       platform,
-      admin:
-        options.seedTokens === false
+      admin: {
+        ...options.admin,
+        ...(options.seedTokens === false
           ? { INIT_ADMIN_API_TOKENS: [], INIT_CLIENT_API_TOKENS: [], INIT_FRONTEND_API_TOKENS: [] }
           : {
               INIT_ADMIN_API_TOKENS: [tokens.admin],
               INIT_CLIENT_API_TOKENS: [tokens.client],
               INIT_FRONTEND_API_TOKENS: [tokens.frontend],
-            },
+            }),
+      },
+      signalIngest: options.signalIngest,
       frontendEval: { FRONTEND_API_ENABLED: options.frontendApiEnabled ?? true },
       port: 0,
       host: "127.0.0.1",

@@ -9,11 +9,6 @@ import { toGrant } from "./api-tokens/token-grants.js";
 import { seedDefaults } from "./bootstrap/seed-defaults.js";
 import type { AdminDeps } from "./compose.js";
 import { strategyRoutes } from "./strategies/strategy-routes.js";
-import { contextRoutes } from "./context/context-routes.js";
-import { featureLinkRoutes } from "./dependencies/feature-link-routes.js";
-import { segmentRoutes } from "./segments/segment-routes.js";
-import { tagRoutes } from "./tags/tag-routes.js";
-import { uiConfigRoutes } from "./ui-config/ui-config-routes.js";
 import { environmentRoutes } from "./environments/environment-routes.js";
 import { featureRoutes } from "./features/feature-routes.js";
 import { projectRoutes } from "./projects/project-routes.js";
@@ -41,11 +36,6 @@ export function createAdminService(deps: AdminDeps): AdminService {
   router.use(deps.governance.feedbackRouter());
   router.use(deps.governance.adminRouter());
   router.use(strategyRoutes({ strategies: deps.strategies, access }));
-  router.use(segmentRoutes({ segments: deps.segmentService, access }));
-  router.use(tagRoutes({ tags: deps.tagService, features: deps.featureService, access }));
-  router.use(contextRoutes({ context: deps.contextService, access }));
-  router.use(featureLinkRoutes({ dependencies: deps.dependencyService, lifecycle: deps.lifecycleService, access }));
-  router.use(uiConfigRoutes({ limits: deps.segmentLimits, access }));
   router.use(environmentRoutes({ environments: deps.environmentService, projects: deps.projectService, access }));
   router.use(
     projectRoutes({ projects: deps.projectService, features: deps.featureService, reports: deps.projectReports, access, clock: deps.clock }),
@@ -70,9 +60,6 @@ export function createAdminService(deps: AdminDeps): AdminService {
     async start() {
       const now = deps.clock();
       await seedDefaults(stores, now);
-      await deps.contextService.seedBuiltIns();
-      await deps.tagService.seedBuiltIns();
-      await deps.environmentTypes.refresh();
       const seeded = await seedApiTokens(
         stores.apiTokens,
         {

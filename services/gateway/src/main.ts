@@ -4,6 +4,7 @@ import { loadConfig } from "@vexil/config";
 import { frontendEvalEnv } from "@vexil/frontend-eval";
 import { createLogger } from "@vexil/logger";
 import { onShutdown } from "@vexil/runtime";
+import { signalIngestEnv } from "@vexil/signal-ingest";
 import { startClusterGateway } from "./cluster-gateway.js";
 import { gatewayEnv } from "./config.js";
 import { startSystem } from "./system.js";
@@ -30,6 +31,7 @@ if (config.GATEWAY_MODE === "cluster") {
       platform: config,
       admin: loadConfig(adminEnv, process.env),
       frontendEval: loadConfig(frontendEvalEnv, process.env),
+      signalIngest: loadConfig(signalIngestEnv, process.env),
       port: config.PORT,
     },
     logger,

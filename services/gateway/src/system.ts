@@ -11,7 +11,7 @@ import {
   type PlatformConfig,
   type VexilService,
 } from "@vexil/runtime";
-import { createSignalIngestService } from "@vexil/signal-ingest";
+import { createSignalIngestService, type SignalIngestLimits } from "@vexil/signal-ingest";
 import type { StoreEngine } from "@vexil/store";
 import { createDocsRouter } from "./docs.js";
 
@@ -19,6 +19,8 @@ export interface SystemSettings {
   platform: PlatformConfig;
   admin: AdminSettings;
   frontendEval: Pick<FrontendEvalConfig, "FRONTEND_API_ENABLED">;
+  /** Signal limits; those not given take the spec's values. */
+  signalIngest?: Partial<SignalIngestLimits>;
   /** 0 picks a free port. */
   port: number;
   host?: string;
@@ -54,7 +56,11 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
   const services: VexilService[] = [
     admin,
     await createFrontendEvalService({ engines: await enginesFor("frontend-eval"), settings: settings.frontendEval, logger: child("frontend-eval") }),
-    await createSignalIngestService({ engines: await enginesFor("signal-ingest"), logger: child("signal-ingest") }),
+    await createSignalIngestService({
+      engines: await enginesFor("signal-ingest"),
+      logger: child("signal-ingest"),
+      settings: settings.signalIngest,
+    }),
     await createAddonDeliveryService({ engines: await enginesFor("addon-delivery"), logger: child("addon-delivery") }),
   ];
   // Admin first: it seeds tokens and publishes what the others hydrate from.
