@@ -1,2 +1,2 @@
-export { signalIngestEnv, type SignalIngestConfig } from "./config.js";
+export { signalIngestEnv, signalIngestLimitsEnv, type SignalIngestConfig, type SignalIngestLimits } from "./config.js";
 export { createSignalIngestService, type SignalIngestDeps } from "./service.js";

@@ -1,19 +1,65 @@
 import express from "express";
+import { startOutboxRelay, type OutboxRelay, type Subscription } from "@vexil/bus";
+import { listSignalsReplySchema, listSignalsRequestSchema, listSignalsSubject } from "@vexil/contracts";
 import type { Logger } from "@vexil/logger";
 import type { Engines, VexilService } from "@vexil/runtime";
+import { signalIngestLimitsEnv, type SignalIngestLimits } from "./config.js";
+import { SharedEndpoints } from "./endpoints/shared-endpoints.js";
+import { cacheRateLimiter } from "./signals/rate-limit.js";
+import { SignalIntake } from "./signals/signal-intake.js";
+import { signalRoutes } from "./signals/signal-routes.js";
+import { createSignalStore } from "./signals/signal-store.js";
 
 export interface SignalIngestDeps {
   engines: Engines;
   logger: Logger;
+  /** Limits not given take the spec's values. */
+  settings?: Partial<SignalIngestLimits>;
+  clock?: () => Date;
 }
 
 /** Takes signals from external systems at `/api/signal-endpoint/:name`. */
-export async function createSignalIngestService(_deps: SignalIngestDeps): Promise<VexilService> {
+export async function createSignalIngestService({
+  engines,
+  logger,
+  settings = {},
+  clock = () => new Date(),
+}: SignalIngestDeps): Promise<VexilService> {
+  const limits = signalIngestLimitsEnv.parse(settings);
+  const signals = await createSignalStore(engines.store);
+  const endpoints = await SharedEndpoints.open(engines.cache, engines.bus, logger.child({ module: "shared-endpoints" }));
+  let relay: OutboxRelay | undefined;
+  let lister: Subscription | undefined;
+  const intake = new SignalIntake({
+    endpoints,
+    signals,
+    rateLimiter: cacheRateLimiter(engines.cache, limits.SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND),
+    payloadLimitBytes: limits.SIGNAL_PAYLOAD_LIMIT_BYTES,
+    clock,
+    onStored: () => relay?.poke(),
+  });
+
   const router = express.Router();
+  router.use(signalRoutes({ intake }));
   return {
     router,
     readiness: [],
-    async start() {},
-    async stop() {},
+    async start() {
+      relay = startOutboxRelay({ source: signals, bus: engines.bus, logger: logger.child({ module: "signal-relay" }) });
+      // Admin's received-signals API asks here; one instance of the group answers each request.
+      lister = engines.bus.reply(
+        listSignalsSubject,
+        async (payload) => {
+          const { endpointId, limit, offset } = listSignalsRequestSchema.parse(payload);
+          return listSignalsReplySchema.parse({ signals: await signals.list(endpointId, { limit, offset }) });
+        },
+        { queue: "signal-ingest" },
+      );
+    },
+    async stop() {
+      lister?.unsubscribe();
+      await relay?.stop();
+      endpoints.stop();
+    },
   };
 }
