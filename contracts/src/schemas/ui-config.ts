@@ -9,16 +9,16 @@ export const uiConfigSchema = z.object({
   environment: z.string(),
   authenticationType: z.string(),
   baseUriPath: z.string(),
-  unleashUrl: z.string().optional(),
   emailEnabled: z.boolean(),
   maintenanceMode: z.boolean(),
-  frontendApiOrigins: z.array(z.string()),
+  /** Unleash's UI feature switches; Vexil has none to report. */
   flags: z.record(z.string(), z.boolean()),
   versionInfo: z.object({
     current: z.object({ oss: z.string(), enterprise: z.string() }),
     latest: z.record(z.string(), z.unknown()),
     isLatest: z.boolean(),
   }),
+  /** The limits this server enforces, named as Unleash names them. */
   resourceLimits: z.record(z.string(), z.number()),
 });
 export type UiConfig = z.infer<typeof uiConfigSchema>;

@@ -18,16 +18,22 @@ import { createConstraintValidator } from "./constraints/constraint-validation.j
 import { EnvironmentService } from "./environments/environment-service.js";
 import { FeatureService } from "./features/feature-service.js";
 import { createFavoriteStore, createFeatureStore } from "./features/feature-store.js";
-import { createSegmentLookup } from "./features/segment-lookup.js";
 import { ProjectService } from "./projects/project-service.js";
-import { createSignalsSlice } from "./signals/signals-slice.js";
-import type { SignalLimitSettings } from "./signals/signal-limits.js";
-import { ProjectReports } from "./projects/project-report.js";
 import { SnapshotPublisher } from "./snapshots/snapshot-publisher.js";
-import { snapshotSources, storedSegments } from "./snapshots/snapshot-sources.js";
+import { snapshotSources } from "./snapshots/snapshot-sources.js";
+import { ContextService } from "./context/context-service.js";
+import { createContextFieldStore } from "./context/context-field-store.js";
+import type { FeatureReader } from "./constraints/strategy-usage.js";
+import { DependencyService } from "./dependencies/dependency-service.js";
+import { EnvironmentTypes, LifecycleService } from "./lifecycle/lifecycle-service.js";
+import { segmentLimits, type SegmentLimitSettings } from "./segments/segment-limits.js";
+import { SegmentService } from "./segments/segment-service.js";
+import { createSegmentStore } from "./segments/segment-store.js";
+import { TagService } from "./tags/tag-service.js";
+import { createTagStore } from "./tags/tag-store.js";
 
 export type AdminSettings = Pick<AdminConfig, "INIT_ADMIN_API_TOKENS" | "INIT_CLIENT_API_TOKENS" | "INIT_FRONTEND_API_TOKENS"> &
-  Partial<SignalLimitSettings> &
+  Partial<SegmentLimitSettings> &
   Partial<Pick<AdminConfig, "ADDONS_ALLOW_PRIVATE_URLS">> &
   Partial<Pick<AdminConfig, "INIT_ADMIN_USERNAME" | "INIT_ADMIN_PASSWORD" | "PUBLIC_URL" | "SECURE_COOKIES">>;
 
@@ -53,9 +59,18 @@ export async function createAdminDeps({
     strategies: createStrategyStore(store),
     features: await createFeatureStore(store),
     favorites: await createFavoriteStore(store),
+    contextFields: createContextFieldStore(store),
+    segments: await createSegmentStore(store),
+    tags: await createTagStore(store),
   };
   const sharedTokens = await openSharedTokenSet(cache, bus);
-  const strategies = new StrategyService({ strategies: stores.strategies });
+  // Flag reads for the segment, tag, context and strategy slices (archived flags included);
+  // FeatureService is built below, from what these slices offer it.
+  const flagReader: FeatureReader = { listAll: () => featureService.list(), find: (name) => featureService.find(name) };
+  const strategies = new StrategyService({ strategies: stores.strategies, features: flagReader, unitOfWork, clock });
+  const contextService = new ContextService({ contextFields: stores.contextFields, features: flagReader, unitOfWork, clock });
+  const validateConstraints = createConstraintValidator(contextService);
+  const tagService = new TagService({ tags: stores.tags, features: flagReader, unitOfWork, clock });
   const strategyExists = (name: string) => strategies.exists(name);
   const environmentService = new EnvironmentService({ environments: stores.environments, unitOfWork, clock });
   const projectService = new ProjectService({
@@ -76,19 +91,32 @@ export async function createAdminDeps({
     favorites: stores.favorites,
     projects: projectService,
     strategyExists,
-    segments: createSegmentLookup(store),
-    // Legal values of context fields join in once the context-field slice offers them.
-    validateConstraints: createConstraintValidator({ legalValues: async () => new Map() }),
+    segments: { missing: (ids) => segmentService.missing(ids) },
+    validateConstraints,
+    tags: { forFeature: (name) => tagService.tagsOf(name) },
     unitOfWork,
     clock,
   });
-  const projectReports = new ProjectReports({
+  const limits = segmentLimits(settings);
+  const segmentService = new SegmentService({
+    segments: stores.segments,
+    features: flagReader,
     projects: projectService,
-    features: featureService,
-    environments: stores.environments,
-    events,
+    validateConstraints,
+    unitOfWork,
+    nextId: () => store.nextSequence("segments"),
     clock,
+    limits,
   });
+  const environmentTypes = new EnvironmentTypes(environmentService);
+  const lifecycleService = new LifecycleService({ features: featureService, environmentTypes, unitOfWork, clock });
+  featureService.addChangeHook(lifecycleService.onFeatureChange);
+  const dependencyService = new DependencyService({ features: featureService, projects: projectService, unitOfWork });
+  const flagModelLog = logger.child({ module: "flag-model" });
+  const logListenerError = (err: unknown) => flagModelLog.error({ err }, "reacting to a committed change failed");
+  unitOfWork.onCommitted(environmentTypes.listener(logListenerError));
+  unitOfWork.onCommitted(dependencyService.archiveListener(logListenerError));
+  unitOfWork.onCommitted(tagService.deletedFeatureListener(logListenerError));
   const access = new AccessService([rootRoleRule]);
   const governance = await createGovernanceSlice({
     engines,
@@ -103,20 +131,10 @@ export async function createAdminDeps({
     clock,
     logger: logger.child({ module: "governance" }),
   });
-  const signals = await createSignalsSlice({
-    engines,
-    unitOfWork,
-    access,
-    features: featureService,
-    assertProject: (project) => projectService.get(project),
-    settings,
-    clock,
-    logger: logger.child({ module: "signals" }),
-  });
   const snapshotPublisher = new SnapshotPublisher({
     sources: snapshotSources({
       features: featureService,
-      segments: storedSegments(store),
+      segments: segmentService,
       environments: environmentService,
       projects: projectService,
       events,
@@ -147,9 +165,14 @@ export async function createAdminDeps({
     environmentService,
     projectService,
     featureService,
-    projectReports,
+    contextService,
+    segmentService,
+    segmentLimits: limits,
+    tagService,
+    environmentTypes,
+    lifecycleService,
+    dependencyService,
     snapshotPublisher,
-    signals,
     governance,
   };
 }

@@ -9,9 +9,11 @@ import { toGrant } from "./api-tokens/token-grants.js";
 import { seedDefaults } from "./bootstrap/seed-defaults.js";
 import type { AdminDeps } from "./compose.js";
 import { strategyRoutes } from "./strategies/strategy-routes.js";
-import { environmentRoutes } from "./environments/environment-routes.js";
-import { featureRoutes } from "./features/feature-routes.js";
-import { projectRoutes } from "./projects/project-routes.js";
+import { contextRoutes } from "./context/context-routes.js";
+import { featureLinkRoutes } from "./dependencies/feature-link-routes.js";
+import { segmentRoutes } from "./segments/segment-routes.js";
+import { tagRoutes } from "./tags/tag-routes.js";
+import { uiConfigRoutes } from "./ui-config/ui-config-routes.js";
 
 export interface AdminService extends VexilService {
   /** Set on the start that created the first admin token, so it can be shown exactly once. */
@@ -36,12 +38,11 @@ export function createAdminService(deps: AdminDeps): AdminService {
   router.use(deps.governance.feedbackRouter());
   router.use(deps.governance.adminRouter());
   router.use(strategyRoutes({ strategies: deps.strategies, access }));
-  router.use(environmentRoutes({ environments: deps.environmentService, projects: deps.projectService, access }));
-  router.use(
-    projectRoutes({ projects: deps.projectService, features: deps.featureService, reports: deps.projectReports, access, clock: deps.clock }),
-  );
-  router.use(featureRoutes({ features: deps.featureService, projects: deps.projectService, access }));
-  router.use(deps.signals.router());
+  router.use(segmentRoutes({ segments: deps.segmentService, access }));
+  router.use(tagRoutes({ tags: deps.tagService, features: deps.featureService, access }));
+  router.use(contextRoutes({ context: deps.contextService, access }));
+  router.use(featureLinkRoutes({ dependencies: deps.dependencyService, lifecycle: deps.lifecycleService, access }));
+  router.use(uiConfigRoutes({ limits: deps.segmentLimits, access }));
   router.use(addonRoutes({ addons: deps.addons, access }));
 
   /** Shares the current token grants with every service (cache + announcement). */
@@ -60,6 +61,9 @@ export function createAdminService(deps: AdminDeps): AdminService {
     async start() {
       const now = deps.clock();
       await seedDefaults(stores, now);
+      await deps.contextService.seedBuiltIns();
+      await deps.tagService.seedBuiltIns();
+      await deps.environmentTypes.refresh();
       const seeded = await seedApiTokens(
         stores.apiTokens,
         {
@@ -76,12 +80,10 @@ export function createAdminService(deps: AdminDeps): AdminService {
       addonConfigs = serveAddonConfigs(engines.bus, deps.addons);
       relay = startOutboxRelay({ source: events, bus: engines.bus, logger: logger.child({ module: "outbox-relay" }) });
       unitOfWork.onCommitted(() => relay?.poke());
-      await deps.signals.start();
       await deps.governance.start();
     },
     async stop() {
       await deps.governance.stop();
-      await deps.signals.stop();
       await relay?.stop();
       addonConfigs?.unsubscribe();
       await deps.snapshotPublisher.stop();

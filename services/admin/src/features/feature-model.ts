@@ -37,6 +37,9 @@ export interface FeatureDependencyDocument {
 export interface LifecycleEntry {
   stage: LifecycleStage;
   enteredStageAt: Date;
+  /** Set on `completed`: whether the flag's code was kept or discarded, and the variant kept. */
+  status?: "kept" | "discarded";
+  statusValue?: string;
 }
 
 export interface CollaboratorEntry {

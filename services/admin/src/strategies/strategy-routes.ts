@@ -16,6 +16,32 @@ export function strategyRoutes({ strategies, access }: { strategies: StrategySer
       access.assert(req, permissions.read);
       return { status: 200, body: await strategies.get(params.name) };
     },
+    create: async ({ body, req, res }) => {
+      const actor = access.assert(req, permissions.createStrategy);
+      const created = await strategies.create(body, actor);
+      res.setHeader("location", `strategies/${encodeURIComponent(created.name)}`);
+      return { status: 201, body: created };
+    },
+    update: async ({ params, body, req }) => {
+      const actor = access.assert(req, permissions.updateStrategy);
+      await strategies.update(params.name, body, actor);
+      return { status: 200, body: undefined };
+    },
+    deprecate: async ({ params, req }) => {
+      const actor = access.assert(req, permissions.updateStrategy);
+      await strategies.deprecate(params.name, actor);
+      return { status: 200, body: undefined };
+    },
+    reactivate: async ({ params, req }) => {
+      const actor = access.assert(req, permissions.updateStrategy);
+      await strategies.reactivate(params.name, actor);
+      return { status: 200, body: undefined };
+    },
+    delete: async ({ params, req }) => {
+      const actor = access.assert(req, permissions.deleteStrategy);
+      await strategies.delete(params.name, actor);
+      return { status: 200, body: undefined };
+    },
   });
   return router;
 }

@@ -10,7 +10,7 @@ export interface StrategyDefinitionDocument extends StrategyDefinition {
 
 export interface StrategyStore {
   list(): Promise<StrategyDefinitionDocument[]>;
-  get(name: string): Promise<StrategyDefinitionDocument | null>;
+  get(name: string, session?: StoreSession): Promise<StrategyDefinitionDocument | null>;
   insert(doc: StrategyDefinitionDocument, session?: StoreSession): Promise<void>;
   replace(doc: StrategyDefinitionDocument, session?: StoreSession): Promise<void>;
   delete(name: string, session?: StoreSession): Promise<boolean>;
@@ -20,7 +20,7 @@ export function createStrategyStore(engine: StoreEngine): StrategyStore {
   const definitions: Collection<StrategyDefinitionDocument> = engine.collection("strategy_definitions");
   return {
     list: () => definitions.find({}, { sort: { sortOrder: 1, _id: 1 } }),
-    get: (name) => definitions.findOne({ _id: name }),
+    get: (name, session) => definitions.findOne({ _id: name }, { session }),
     async insert(doc, session) {
       await definitions.insertOne(doc, { session });
     },

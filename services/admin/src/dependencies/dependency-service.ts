@@ -1,0 +1,117 @@
+import type { AddDependencyBody, ArchiveValidateResponse } from "@vexil/contracts";
+import { NotFoundError, ValidationError } from "@vexil/errors";
+import type { Actor } from "../access/access-service.js";
+import type { EventDocument } from "../events/event-store.js";
+import type { UnitOfWork } from "../events/unit-of-work.js";
+import type { FeatureDocument } from "../features/feature-model.js";
+import type { FeatureService } from "../features/feature-service.js";
+import { archiveImpact, dependencyProblem, type DependencyNode } from "./dependency-rules.js";
+
+const toNode = (doc: FeatureDocument): DependencyNode => ({
+  name: doc._id,
+  project: doc.project,
+  archived: doc.archived,
+  dependencies: doc.dependencies,
+});
+
+export class DependencyService {
+  constructor(
+    private readonly deps: {
+      features: Pick<FeatureService, "getInProject" | "find" | "list" | "children" | "change">;
+      projects: { get(project: string): Promise<unknown> };
+      unitOfWork: UnitOfWork;
+    },
+  ) {}
+
+  /** Names of the flags that depend on `name`. */
+  childrenOf(name: string): Promise<string[]> {
+    return this.deps.features.children(name);
+  }
+
+  /** Sets the flag's parent, replacing the one it had (Unleash allows one). */
+  async add(project: string, childName: string, body: AddDependencyBody, actor: Actor): Promise<void> {
+    const child = await this.deps.features.getInProject(project, childName);
+    const parent = await this.deps.features.find(body.feature);
+    const problem = dependencyProblem(toNode(child), parent && toNode(parent), (await this.childrenOf(childName)).length > 0);
+    if (problem) throw new ValidationError(`Invalid body.feature: ${problem}`, [{ path: "body.feature", message: problem }]);
+    // Variants narrow an enabled parent only; with enabled false they mean nothing and are dropped.
+    const dependency = { feature: body.feature, enabled: body.enabled, variants: body.enabled ? body.variants : [] };
+    await this.deps.unitOfWork.run(async (tx) => {
+      await this.deps.features.change(tx, actor, childName, (doc) => ({ ...doc, dependencies: [dependency] }));
+      await tx.record({ type: "feature-dependency-added", actor, project, featureName: childName, data: dependency });
+    });
+  }
+
+  async remove(project: string, childName: string, parentName: string, actor: Actor): Promise<void> {
+    const child = await this.deps.features.getInProject(project, childName);
+    if (!child.dependencies.some((d) => d.feature === parentName)) {
+      throw new NotFoundError(`No dependency on "${parentName}" for feature "${childName}" in project "${project}"`);
+    }
+    await this.deps.unitOfWork.run(async (tx) => {
+      await this.deps.features.change(tx, actor, childName, (doc) => ({
+        ...doc,
+        dependencies: doc.dependencies.filter((d) => d.feature !== parentName),
+      }));
+      await tx.record({ type: "feature-dependency-removed", actor, project, featureName: childName, data: { feature: parentName } });
+    });
+  }
+
+  /** Removes every parent of the flag; nothing to remove is not an error. */
+  async removeAll(project: string, childName: string, actor: Actor): Promise<void> {
+    const child = await this.deps.features.getInProject(project, childName);
+    if (child.dependencies.length === 0) return;
+    await this.deps.unitOfWork.run(async (tx) => {
+      await this.deps.features.change(tx, actor, childName, (doc) => ({ ...doc, dependencies: [] }));
+      await tx.record({ type: "feature-dependencies-removed", actor, project, featureName: childName });
+    });
+  }
+
+  async projectUsesDependencies(project: string): Promise<boolean> {
+    await this.deps.projects.get(project);
+    return (await this.deps.features.list({ project, archived: false })).some((f) => f.dependencies.length > 0);
+  }
+
+  /** Endpoint 16. Names of other projects' flags or unknown names simply have no dependencies here. */
+  async validateArchive(project: string, names: string[]): Promise<ArchiveValidateResponse> {
+    await this.deps.projects.get(project);
+    const features = await this.deps.features.list({ project, archived: false });
+    return archiveImpact(names, features.map(toNode));
+  }
+
+  /**
+   * After flags are archived, their dependencies go, both ways (what endpoint 16 warns about): the
+   * archived flags lose their parents and their children lose them as parents.
+   */
+  async removeDependenciesOfArchived(archived: string[], actor: Actor): Promise<void> {
+    const gone = new Set(archived);
+    const affected = new Set<string>();
+    for (const name of archived) {
+      const doc = await this.deps.features.find(name);
+      if (doc && doc.dependencies.length > 0) affected.add(name);
+      for (const child of await this.childrenOf(name)) affected.add(child);
+    }
+    if (affected.size === 0) return;
+    await this.deps.unitOfWork.run(async (tx) => {
+      for (const name of affected) {
+        const { before, after } = await this.deps.features.change(tx, actor, name, (doc) => ({
+          ...doc,
+          dependencies: gone.has(doc._id) ? [] : doc.dependencies.filter((d) => !gone.has(d.feature)),
+        }));
+        if (before.dependencies.length !== after.dependencies.length) {
+          await tx.record({ type: "feature-dependencies-removed", actor, project: after.project, featureName: name });
+        }
+      }
+    });
+  }
+
+  /** A unit-of-work listener running `removeDependenciesOfArchived` for archive events, as their actor. */
+  archiveListener(onError: (err: unknown) => void) {
+    return (events: EventDocument[]) => {
+      const archived = events.filter((e) => e.type === "feature-archived" && e.featureName);
+      const first = archived[0];
+      if (!first) return;
+      const actor = { name: first.createdBy, userId: first.createdByUserId };
+      this.removeDependenciesOfArchived(archived.map((e) => e.featureName as string), actor).catch(onError);
+    };
+  }
+}
