@@ -14,6 +14,10 @@ export interface TestSystemOptions {
   /** false starts without configured tokens, as a first `npm start` does. */
   seedTokens?: boolean;
   logLevel?: string;
+  /** Lets addons target localhost (ADDONS_ALLOW_PRIVATE_URLS) in admin and addon-delivery. */
+  allowPrivateAddonUrls?: boolean;
+  /** Delivery tuning (attempts, backoff, timeouts), short in tests. */
+  addonDelivery?: SystemSettings["addonDelivery"];
   /** Admin settings beyond the seeded tokens, e.g. the signal limits. */
   admin?: Partial<SystemSettings["admin"]>;
   signalIngest?: SystemSettings["signalIngest"];
@@ -50,6 +54,7 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
   const system = await startSystem(
     {
       platform,
+      addonDelivery: { allowPrivateUrls: options.allowPrivateAddonUrls ?? false, ...options.addonDelivery },
       admin: {
         ...options.admin,
         ...(options.seedTokens === false

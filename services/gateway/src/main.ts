@@ -1,4 +1,4 @@
-import { addonDeliveryEnv } from "@vexil/addon-delivery";
+import { addonDeliveryEnv, deliverySettingsFrom } from "@vexil/addon-delivery";
 import { adminEnv } from "@vexil/admin";
 import { loadConfig } from "@vexil/config";
 import { frontendEvalEnv } from "@vexil/frontend-eval";
@@ -25,10 +25,11 @@ if (config.GATEWAY_MODE === "cluster") {
   onShutdown(logger, [() => server.close()]);
 } else {
   // Each service reads its own settings from the same environment; their ports are unused here.
-  loadConfig(addonDeliveryEnv, process.env);
+  const addonDelivery = deliverySettingsFrom(loadConfig(addonDeliveryEnv, process.env));
   const system = await startSystem(
     {
       platform: config,
+      addonDelivery,
       admin: loadConfig(adminEnv, process.env),
       frontendEval: loadConfig(frontendEvalEnv, process.env),
       signalIngest: loadConfig(signalIngestEnv, process.env),

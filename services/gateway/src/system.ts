@@ -1,4 +1,4 @@
-import { createAddonDeliveryService } from "@vexil/addon-delivery";
+import { createAddonDeliveryService, type AddonDeliverySettings } from "@vexil/addon-delivery";
 import { createAdminDeps, createAdminService, type AdminSettings } from "@vexil/admin";
 import { createFrontendEvalService, type FrontendEvalConfig } from "@vexil/frontend-eval";
 import { createHttpApp, listen } from "@vexil/http";
@@ -19,6 +19,8 @@ export interface SystemSettings {
   platform: PlatformConfig;
   admin: AdminSettings;
   frontendEval: Pick<FrontendEvalConfig, "FRONTEND_API_ENABLED">;
+  /** Delivery settings; `allowPrivateUrls` also applies to admin unless its own setting says otherwise. */
+  addonDelivery?: Partial<AddonDeliverySettings>;
   /** Signal limits; those not given take the spec's values. */
   signalIngest?: Partial<SignalIngestLimits>;
   /** 0 picks a free port. */
@@ -51,7 +53,7 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
   const child = (service: string) => logger.child({ service });
 
   const admin = createAdminService(
-    await createAdminDeps({ engines: await enginesFor("admin"), settings: settings.admin, logger: child("admin") }),
+    await createAdminDeps({ engines: await enginesFor("admin"), settings: { ADDONS_ALLOW_PRIVATE_URLS: settings.addonDelivery?.allowPrivateUrls, ...settings.admin }, logger: child("admin") }),
   );
   const services: VexilService[] = [
     admin,
@@ -61,7 +63,11 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
       logger: child("signal-ingest"),
       settings: settings.signalIngest,
     }),
-    await createAddonDeliveryService({ engines: await enginesFor("addon-delivery"), logger: child("addon-delivery") }),
+    await createAddonDeliveryService({
+      engines: await enginesFor("addon-delivery"),
+      logger: child("addon-delivery"),
+      settings: settings.addonDelivery,
+    }),
   ];
   // Admin first: it seeds tokens and publishes what the others hydrate from.
   for (const service of services) await service.start();
