@@ -36,6 +36,12 @@ export function assertValidFeatureNaming(naming: FeatureNamingPattern | null | u
     }
     return;
   }
+  // Flag names are URL friendly, so a pattern allowing whitespace could never be met (Unleash refuses it too).
+  if ([" ", "\\t", "\\s", "\\n", "\\r", "\\f", "\\v"].some((ws) => naming.pattern?.includes(ws))) {
+    throw new ValidationError(`featureNaming.pattern "${naming.pattern}" contains whitespace; flag names cannot`, [
+      { path: "featureNaming.pattern", message: "Must not contain whitespace" },
+    ]);
+  }
   const regex = compileNamingPattern(naming.pattern);
   if (!regex) {
     throw new ValidationError(`featureNaming.pattern "${naming.pattern}" is not a valid regular expression`, [
