@@ -19,6 +19,7 @@ import { EnvironmentService } from "./environments/environment-service.js";
 import { FeatureService } from "./features/feature-service.js";
 import { createFavoriteStore, createFeatureStore } from "./features/feature-store.js";
 import { ProjectService } from "./projects/project-service.js";
+import { ProjectReports } from "./projects/project-report.js";
 import { SnapshotPublisher } from "./snapshots/snapshot-publisher.js";
 import { snapshotSources } from "./snapshots/snapshot-sources.js";
 import { ContextService } from "./context/context-service.js";
@@ -117,6 +118,13 @@ export async function createAdminDeps({
   unitOfWork.onCommitted(environmentTypes.listener(logListenerError));
   unitOfWork.onCommitted(dependencyService.archiveListener(logListenerError));
   unitOfWork.onCommitted(tagService.deletedFeatureListener(logListenerError));
+  const projectReports = new ProjectReports({
+    projects: projectService,
+    features: featureService,
+    environments: stores.environments,
+    events,
+    clock,
+  });
   const access = new AccessService([rootRoleRule]);
   const governance = await createGovernanceSlice({
     engines,
@@ -165,6 +173,7 @@ export async function createAdminDeps({
     environmentService,
     projectService,
     featureService,
+    projectReports,
     contextService,
     segmentService,
     segmentLimits: limits,

@@ -9,6 +9,9 @@ import { toGrant } from "./api-tokens/token-grants.js";
 import { seedDefaults } from "./bootstrap/seed-defaults.js";
 import type { AdminDeps } from "./compose.js";
 import { strategyRoutes } from "./strategies/strategy-routes.js";
+import { environmentRoutes } from "./environments/environment-routes.js";
+import { featureRoutes } from "./features/feature-routes.js";
+import { projectRoutes } from "./projects/project-routes.js";
 import { contextRoutes } from "./context/context-routes.js";
 import { featureLinkRoutes } from "./dependencies/feature-link-routes.js";
 import { segmentRoutes } from "./segments/segment-routes.js";
@@ -38,6 +41,11 @@ export function createAdminService(deps: AdminDeps): AdminService {
   router.use(deps.governance.feedbackRouter());
   router.use(deps.governance.adminRouter());
   router.use(strategyRoutes({ strategies: deps.strategies, access }));
+  router.use(environmentRoutes({ environments: deps.environmentService, projects: deps.projectService, access }));
+  router.use(
+    projectRoutes({ projects: deps.projectService, features: deps.featureService, reports: deps.projectReports, access, clock: deps.clock }),
+  );
+  router.use(featureRoutes({ features: deps.featureService, projects: deps.projectService, access }));
   router.use(segmentRoutes({ segments: deps.segmentService, access }));
   router.use(tagRoutes({ tags: deps.tagService, features: deps.featureService, access }));
   router.use(contextRoutes({ context: deps.contextService, access }));
