@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startTestSystem, type TestSystem } from "../src/harness.js";
+import { closedPort, startReceiver, type Receiver } from "./addons-receiver.js";
+
+let vexil: TestSystem;
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+  vexil = await startTestSystem({
+    allowPrivateAddonUrls: true,
+    addonDelivery: { maxAttempts: 3, backoffBaseMs: 20, backoffMaxMs: 100, requestTimeoutMs: 2000, uiUrl: "https://flags.example.com" },
+  });
+});
+afterAll(async () => {
+  await vexil?.stop();
+  await receiver?.close();
+});
+
+const waitLong = { timeout: 10_000, interval: 25 };
+let flagCounter = 0;
+const uniqueFlag = (prefix: string) => `${prefix}-${++flagCounter}-${Date.now()}`;
+
+async function createAddon(body: Record<string, unknown>): Promise<{ id: number }> {
+  const res = await vexil.api("/api/admin/addons", { method: "POST", body: { enabled: true, ...body } });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return res.json();
+}
+async function createFlag(name: string, project = "default") {
+  const res = await vexil.api(`/api/admin/projects/${project}/features`, { method: "POST", body: { name } });
+  expect(res.status, await res.clone().text()).toBe(201);
+}
+async function enableIn(name: string, environment: string) {
+  const res = await vexil.api(`/api/admin/projects/default/features/${name}/environments/${environment}/on`, { method: "POST" });
+  expect(res.status, await res.clone().text()).toBe(200);
+}
+async function deliveryLog(addonId: number) {
+  const res = await vexil.api(`/api/admin/addons/${addonId}/events?limit=100`);
+  expect(res.status).toBe(200);
+  return (await res.json()).integrationEvents as Array<{
+    state: string;
+    stateDetails: string;
+    integrationId: number;
+    event: { type: string; featureName: string };
+    details: { statusCode: number | null; attempt: number; idempotencyKey: string };
+  }>;
+}
+const bodies = (path: string) => receiver.on(path).map((r) => JSON.parse(r.body));
+
+describe("addon configuration API", () => {
+  const webhook = { provider: "webhook", parameters: { url: "http://127.0.0.1:9/x", authorization: "Bearer s3cret" }, events: ["feature-created"] };
+
+  it("creates (200), lists with provider definitions, gets, updates and deletes, never showing secrets", async () => {
+    const created = await createAddon({ ...webhook, description: "ci hook" });
+    expect(created).toMatchObject({ id: expect.any(Number), provider: "webhook", description: "ci hook", enabled: true, projects: [], environments: [] });
+    expect(created).toMatchObject({ parameters: { url: "*****", authorization: "*****" } });
+
+    const list = await (await vexil.api("/api/admin/addons")).json();
+    expect(list.addons.map((a: { id: number }) => a.id)).toContain(created.id);
+    expect(JSON.stringify(list)).not.toContain("s3cret");
+    const slack = list.providers.find((p: { name: string }) => p.name === "slack");
+    expect(slack.parameters.map((p: { name: string }) => p.name)).toEqual(["url", "username", "emojiIcon", "defaultChannel", "customHeaders"]);
+    expect(slack.parameters[0]).toMatchObject({ displayName: "Slack webhook URL", type: "url", required: true, sensitive: true });
+    expect(list.providers.map((p: { name: string }) => p.name)).toEqual(["webhook", "slack", "teams", "datadog"]);
+
+    const updated = await vexil.api(`/api/admin/addons/${created.id}`, {
+      method: "PUT",
+      body: { ...webhook, enabled: false, parameters: { url: "*****", authorization: "*****", contentType: "text/plain" } },
+    });
+    expect(updated.status).toBe(200);
+    expect(await updated.json()).toMatchObject({ enabled: false, parameters: { url: "*****", authorization: "*****", contentType: "text/plain" } });
+    expect((await vexil.api(`/api/admin/addons/${created.id}`)).status).toBe(200);
+
+    expect((await vexil.api(`/api/admin/addons/${created.id}`, { method: "DELETE" })).status).toBe(200);
+    const gone = await vexil.api(`/api/admin/addons/${created.id}`);
+    expect(gone.status).toBe(404);
+    expect((await gone.json()).name).toBe("NotFoundError");
+    expect((await vexil.api(`/api/admin/addons/${created.id}/events`)).status).toBe(404);
+  });
+
+  it("records addon-config events in the event log without parameters", async () => {
+    const { id } = await createAddon(webhook);
+    const res = await vexil.api("/api/admin/events?type=addon-config-created");
+    expect(res.status).toBe(200);
+    const { events } = await res.json();
+    const mine = events.find((e: { data: { id: number } }) => e.data?.id === id);
+    expect(mine).toMatchObject({ type: "addon-config-created", data: { provider: "webhook" } });
+    expect(JSON.stringify(mine)).not.toContain("s3cret");
+  });
+
+  it.each([
+    ["an unknown provider", { ...webhook, provider: "carrier-pigeon" }, /Unknown addon provider/],
+    ["a missing required parameter", { ...webhook, parameters: {} }, /Missing required parameter 'url'/],
+    ["an unknown event type", { ...webhook, events: ["feature-exploded"] }, /Unknown event type 'feature-exploded'/],
+    ["a missing field", { provider: "webhook", parameters: { url: "http://127.0.0.1:9" } }, /body\.(enabled|events)/],
+    ["a non-http URL", { ...webhook, parameters: { url: "gopher://127.0.0.1" } }, /http or https/],
+  ])("answers 400 for %s", async (_case, body, message) => {
+    const res = await vexil.api("/api/admin/addons", { method: "POST", body: { enabled: true, ...body } });
+    expect(res.status).toBe(400);
+    const error = await res.json();
+    expect(error).toMatchObject({ id: expect.any(String), name: "ValidationError" });
+    expect(`${error.message} ${JSON.stringify(error.details)}`).toMatch(message);
+  });
+
+  it("answers 401 without a token, 403 to a client token, 413 to a huge body and 415 to a non-JSON body", async () => {
+    const body = { ...webhook, enabled: true };
+    const unauthenticated = await vexil.api("/api/admin/addons", { method: "POST", body, token: null });
+    expect(unauthenticated.status).toBe(401);
+    expect((await unauthenticated.json()).name).toBe("AuthenticationRequired");
+    const client = await vexil.api("/api/admin/addons", { method: "POST", body, token: vexil.tokens.client });
+    expect(client.status).toBe(403);
+    expect((await client.json()).name).toBe("NoAccessError");
+    const huge = await vexil.api("/api/admin/addons", { method: "POST", body: { ...body, description: "x".repeat(120_000) } });
+    expect(huge.status).toBe(413);
+    expect((await huge.json()).name).toBe("ContentTooLarge");
+    const text = await vexil.api("/api/admin/addons", { method: "POST", body: JSON.stringify(body), headers: { "content-type": "text/plain" } });
+    expect(text.status).toBe(415);
+    expect((await text.json()).name).toBe("ContentTypeerror");
+  });
+
+  it("answers 400 for a non-numeric id", async () => {
+    expect((await vexil.api("/api/admin/addons/abc")).status).toBe(400);
+  });
+});
+
+describe("delivery to a real HTTP receiver", () => {
+  it("filters by event type, project and environment", async () => {
+    const all = await createAddon({ provider: "webhook", parameters: { url: receiver.url("/filter/all-created") }, events: ["feature-created"] });
+    const dev = await createAddon({
+      provider: "webhook",
+      parameters: { url: receiver.url("/filter/dev-enabled") },
+      events: ["feature-environment-enabled"],
+      projects: ["default"],
+      environments: ["development"],
+    });
+    await createAddon({ provider: "webhook", parameters: { url: receiver.url("/filter/prod-enabled") }, events: ["feature-environment-enabled"], environments: ["production"] });
+    await createAddon({ provider: "webhook", parameters: { url: receiver.url("/filter/other-project") }, events: ["feature-created"], projects: ["elsewhere"] });
+    // An environment filter never matches an event that has no environment (feature-created).
+    await createAddon({ provider: "webhook", parameters: { url: receiver.url("/filter/created-in-dev") }, events: ["feature-created"], environments: ["development"] });
+    await createAddon({ provider: "webhook", enabled: false, parameters: { url: receiver.url("/filter/disabled") }, events: ["feature-created"] });
+
+    const flag = uniqueFlag("filtered");
+    await createFlag(flag);
+    await enableIn(flag, "development");
+
+    await vi.waitFor(() => {
+      expect(bodies("/filter/all-created").map((b) => b.featureName)).toContain(flag);
+      expect(bodies("/filter/dev-enabled").map((b) => b.featureName)).toContain(flag);
+    }, waitLong);
+    const created = bodies("/filter/all-created").find((b) => b.featureName === flag);
+    expect(created).toMatchObject({ type: "feature-created", project: "default", featureName: flag, id: expect.any(String) });
+    expect(bodies("/filter/dev-enabled").find((b) => b.featureName === flag)).toMatchObject({ type: "feature-environment-enabled", environment: "development" });
+    const request = receiver.on("/filter/all-created").find((r) => JSON.parse(r.body).featureName === flag)!;
+    expect(request.headers["idempotency-key"]).toBe(`${created.id}:${all.id}`);
+    expect(request.headers["x-vexil-delivery"]).toBe(`${created.id}:${all.id}`);
+    // Give the others the same time to (wrongly) arrive.
+    await new Promise((r) => setTimeout(r, 200));
+    for (const path of ["/filter/prod-enabled", "/filter/other-project", "/filter/created-in-dev", "/filter/disabled"]) {
+      expect(receiver.on(path), path).toEqual([]);
+    }
+    expect((await deliveryLog(dev.id)).map((e) => e.state)).toEqual(["success"]);
+  });
+
+  it("renders a body template with the event's fields and sends the configured headers", async () => {
+    await createAddon({
+      provider: "webhook",
+      parameters: {
+        url: receiver.url("/template"),
+        contentType: "text/plain",
+        authorization: "Bearer hook-secret",
+        customHeaders: JSON.stringify({ "X-Team": "payments" }),
+        bodyTemplate: "{{event.type}} of {{event.featureName}} in {{event.project}} by {{event.createdBy}} | {{{eventJson}}}",
+      },
+      events: ["feature-created"],
+    });
+    const flag = uniqueFlag("templated");
+    await createFlag(flag);
+    await vi.waitFor(() => expect(receiver.on("/template").some((r) => r.body.includes(flag))).toBe(true), waitLong);
+    const request = receiver.on("/template").find((r) => r.body.includes(flag))!;
+    const [text, json] = request.body.split(" | ");
+    expect(text).toMatch(new RegExp(`^feature-created of ${flag} in default by \\S+$`));
+    expect(JSON.parse(json)).toMatchObject({ type: "feature-created", featureName: flag });
+    expect(request.headers).toMatchObject({ "content-type": "text/plain", authorization: "Bearer hook-secret", "x-team": "payments" });
+  });
+
+  it("retries a target that fails twice, then delivers once (three attempts)", async () => {
+    receiver.respondWith((_req, count) => (_req.path === "/flaky" && count <= 2 ? 503 : 200));
+    const { id } = await createAddon({ provider: "webhook", parameters: { url: receiver.url("/flaky") }, events: ["feature-created"] });
+    const flag = uniqueFlag("flaky");
+    await createFlag(flag);
+    await vi.waitFor(async () => expect((await deliveryLog(id))[0]?.state).toBe("success"), waitLong);
+    const attempts = receiver.on("/flaky");
+    expect(attempts.map((r) => r.status)).toEqual([503, 503, 200]);
+    expect(new Set(attempts.map((r) => r.headers["idempotency-key"])).size).toBe(1);
+    expect(receiver.answered("/flaky")).toHaveLength(1);
+    const log = await deliveryLog(id);
+    expect(log.map((e) => [e.state, e.details.statusCode, e.details.attempt])).toEqual([
+      ["success", 200, 3],
+      ["retrying", 503, 2],
+      ["retrying", 503, 1],
+    ]);
+    expect(log[0]).toMatchObject({ integrationId: id, event: { type: "feature-created", featureName: flag } });
+    receiver.respondWith(() => 200);
+  });
+
+  it("records a delivery to a target down past the limit as failed, visible in the delivery log", async () => {
+    const port = await closedPort();
+    const { id } = await createAddon({ provider: "webhook", parameters: { url: `http://127.0.0.1:${port}/down` }, events: ["feature-created"] });
+    await createFlag(uniqueFlag("unheard"));
+    await vi.waitFor(async () => expect((await deliveryLog(id))[0]?.state).toBe("failed"), waitLong);
+    const log = await deliveryLog(id);
+    expect(log.map((e) => e.state)).toEqual(["failed", "retrying", "retrying"]);
+    expect(log[0].stateDetails).toMatch(/ECONNREFUSED.*gave up after 3 attempts/);
+    expect(log[0].details.statusCode).toBeNull();
+  });
+
+  it("delivers a burst of 100 events in order to each addon, each once", async () => {
+    await createAddon({ provider: "webhook", parameters: { url: receiver.url("/burst/a") }, events: ["feature-created"], projects: ["default"] });
+    await createAddon({ provider: "webhook", parameters: { url: receiver.url("/burst/b") }, events: ["feature-created"] });
+    const prefix = uniqueFlag("burst");
+    const names = Array.from({ length: 100 }, (_, i) => `${prefix}-${String(i).padStart(3, "0")}`);
+    for (const name of names) await createFlag(name);
+    const arrived = (path: string) => bodies(path).map((b) => b.featureName).filter((n: string) => n.startsWith(`${prefix}-`));
+    await vi.waitFor(() => {
+      expect(arrived("/burst/a")).toHaveLength(100);
+      expect(arrived("/burst/b")).toHaveLength(100);
+    }, { timeout: 30_000, interval: 50 });
+    expect(arrived("/burst/a")).toEqual(names);
+    expect(arrived("/burst/b")).toEqual(names);
+  });
+
+  it("applies a change of subscribed events to the next event without a restart", async () => {
+    const { id } = await createAddon({ provider: "webhook", parameters: { url: receiver.url("/changing") }, events: ["feature-created"] });
+    const first = uniqueFlag("before-change");
+    await createFlag(first);
+    await vi.waitFor(() => expect(bodies("/changing").map((b) => b.type)).toEqual(["feature-created"]), waitLong);
+    const res = await vexil.api(`/api/admin/addons/${id}`, {
+      method: "PUT",
+      body: { provider: "webhook", enabled: true, parameters: { url: "*****" }, events: ["feature-environment-enabled"] },
+    });
+    expect(res.status).toBe(200);
+    const second = uniqueFlag("after-change");
+    await createFlag(second);
+    await enableIn(second, "production");
+    await vi.waitFor(() => expect(bodies("/changing").map((b) => b.type)).toEqual(["feature-created", "feature-environment-enabled"]), waitLong);
+    expect(bodies("/changing")[1]).toMatchObject({ featureName: second, environment: "production" });
+  });
+});
