@@ -2,8 +2,6 @@ import { z } from "zod";
 import { c, errorResponses, routerOptions } from "../common.js";
 import {
   addDependencyBodySchema,
-  archiveValidateBodySchema,
-  archiveValidateResponseSchema,
   completeLifecycleBodySchema,
   featureLifecycleSchema,
 } from "../schemas/index.js";
@@ -39,13 +37,6 @@ export const featureLinksContract = c.router(
       path: "/projects/:projectId/dependencies",
       summary: "Whether any feature of the project has a parent",
       responses: { 200: z.boolean(), ...errorResponses(401, 403, 404) },
-    },
-    validateArchive: {
-      method: "POST",
-      path: "/projects/:projectId/archive/validate",
-      summary: "Check what archiving these features would break",
-      body: archiveValidateBodySchema,
-      responses: { 200: archiveValidateResponseSchema, ...errorResponses(400, 401, 403, 404, 415) },
     },
     lifecycle: {
       method: "GET",

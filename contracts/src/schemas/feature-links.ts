@@ -30,11 +30,3 @@ export const addDependencyBodySchema = z.object({
   variants: z.array(z.string().min(1)).default([]),
 });
 export type AddDependencyBody = z.infer<typeof addDependencyBodySchema>;
-
-/** Endpoint 16. */
-export const archiveValidateBodySchema = z.object({ features: z.array(z.string()) });
-export const archiveValidateResponseSchema = z.object({
-  parentsWithChildFeatures: z.array(z.string()),
-  hasDeletedDependencies: z.boolean(),
-});
-export type ArchiveValidateResponse = z.infer<typeof archiveValidateResponseSchema>;

@@ -1,4 +1,4 @@
-import type { AddDependencyBody, ArchiveValidateResponse } from "@vexil/contracts";
+import type { AddDependencyBody, ValidateArchiveResponse } from "@vexil/contracts";
 import { NotFoundError, ValidationError } from "@vexil/errors";
 import type { Actor } from "../access/access-service.js";
 import type { EventDocument } from "../events/event-store.js";
@@ -72,7 +72,7 @@ export class DependencyService {
   }
 
   /** Endpoint 16. Names of other projects' flags or unknown names simply have no dependencies here. */
-  async validateArchive(project: string, names: string[]): Promise<ArchiveValidateResponse> {
+  async validateArchive(project: string, names: string[]): Promise<ValidateArchiveResponse> {
     await this.deps.projects.get(project);
     const features = await this.deps.features.list({ project, archived: false });
     return archiveImpact(names, features.map(toNode));

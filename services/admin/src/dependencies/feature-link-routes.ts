@@ -36,10 +36,6 @@ export function featureLinkRoutes({
       access.assert(req, permissions.read, { project: params.projectId });
       return { status: 200, body: await dependencies.projectUsesDependencies(params.projectId) };
     },
-    validateArchive: async ({ params, body, req }) => {
-      access.assert(req, permissions.deleteFeature, { project: params.projectId });
-      return { status: 200, body: await dependencies.validateArchive(params.projectId, body.features) };
-    },
     lifecycle: async ({ params, req }) => {
       access.assert(req, permissions.read, { project: params.projectId });
       return { status: 200, body: await lifecycle.get(params.projectId, params.featureName) };
@@ -53,6 +49,13 @@ export function featureLinkRoutes({
       const actor = access.assert(req, permissions.updateFeature, { project: params.projectId });
       await lifecycle.uncomplete(params.projectId, params.featureName, actor);
       return { status: 200, body: undefined };
+    },
+  });
+  // Endpoint 16 is declared with the project routes; the dependency slice answers it.
+  mountContract(router, { validateArchive: adminContract.projects.validateArchive }, {
+    validateArchive: async ({ params, body, req }) => {
+      access.assert(req, permissions.deleteFeature, { project: params.projectId });
+      return { status: 200, body: await dependencies.validateArchive(params.projectId, body.features) };
     },
   });
   return router;

@@ -181,7 +181,11 @@ export class FeatureService {
     const now = this.deps.clock();
     const result = await this.deps.features.update(
       name,
-      async (doc) => withCollaborator(this.runHooks(doc, await mutate(doc), now), actor, now),
+      async (doc) => {
+        // Mutations may change the copy they get in place; hooks must see the flag as it was.
+        const before = structuredClone(doc);
+        return withCollaborator(this.runHooks(before, await mutate(doc), now), actor, now);
+      },
       tx.session,
     );
     for (const guard of this.guards) await guard(result.before, result.after);

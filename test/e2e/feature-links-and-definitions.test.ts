@@ -1,0 +1,288 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  contextFieldListSchema,
+  contextFieldSchema,
+  errorBodySchema,
+  featureLifecycleSchema,
+  featureSchema,
+  strategyDefinitionSchema,
+  strategyListSchema,
+  uiConfigSchema,
+  validateArchiveResponseSchema,
+} from "@vexil/contracts";
+import { z } from "zod";
+import { startTestSystem, type TestSystem } from "../src/harness.js";
+
+let vexil: TestSystem;
+beforeAll(async () => {
+  vexil = await startTestSystem();
+  await call("/api/admin/projects", { method: "POST", body: { id: "other", name: "Other" } }, 201);
+  for (const name of ["parent", "child", "second-child", "loner", "lifecycle-flag"]) {
+    await call("/api/admin/projects/default/features", { method: "POST", body: { name } }, 201);
+  }
+  await call("/api/admin/projects/other/features", { method: "POST", body: { name: "elsewhere" } }, 201);
+});
+afterAll(() => vexil.stop());
+
+type Init = Parameters<TestSystem["api"]>[1];
+async function call<T>(path: string, init: Init, status: number, schema?: z.ZodType<T>): Promise<T> {
+  const res = await vexil.api(path, init);
+  const text = await res.text();
+  expect(res.status, `${init?.method ?? "GET"} ${path}: ${text}`).toBe(status);
+  const body = text ? JSON.parse(text) : undefined;
+  return schema ? schema.parse(body) : body;
+}
+async function expectError(path: string, init: Init, status: number, name: string) {
+  const res = await vexil.api(path, init);
+  const text = await res.text();
+  expect(res.status, `${init?.method ?? "GET"} ${path}: ${text}`).toBe(status);
+  const body = errorBodySchema.parse(JSON.parse(text));
+  expect(body.name).toBe(name);
+  return body;
+}
+const tooLarge = (body: object) => ({ ...body, padding: "x".repeat(101 * 1024) });
+const plainText = (method: string): Init => ({ method, body: "hello", headers: { "content-type": "text/plain" } });
+const feature = (name: string, project = "default") => call(`/api/admin/projects/${project}/features/${name}`, {}, 200, featureSchema);
+const flagPath = (name: string, project = "default") => `/api/admin/projects/${project}/features/${name}`;
+
+describe("custom strategy definitions", () => {
+  const list = () => call("/api/admin/strategies", {}, 200, strategyListSchema);
+  const definition = {
+    name: "percentageOfTenants",
+    displayName: "Tenants",
+    description: "On for some tenants",
+    parameters: [{ name: "tenants", type: "list" as const, description: "Tenant ids", required: true }],
+  };
+
+  it("creates (201 + location), reads, updates, deprecates and reactivates", async () => {
+    const res = await vexil.api("/api/admin/strategies", { method: "POST", body: definition });
+    expect(res.status).toBe(201);
+    expect(res.headers.get("location")).toBe("strategies/percentageOfTenants");
+    const created = strategyDefinitionSchema.parse(await res.json());
+    expect(created).toEqual({ ...definition, title: null, editable: true, deprecated: false });
+    expect((await list()).strategies.map((s) => s.name)).toContain("percentageOfTenants");
+
+    await call("/api/admin/strategies/percentageOfTenants", { method: "PUT", body: { ...definition, description: "Tenants only" } }, 200);
+    expect((await call("/api/admin/strategies/percentageOfTenants", {}, 200, strategyDefinitionSchema)).description).toBe("Tenants only");
+    await call("/api/admin/strategies/percentageOfTenants/deprecate", { method: "POST" }, 200);
+    expect((await call("/api/admin/strategies/percentageOfTenants", {}, 200, strategyDefinitionSchema)).deprecated).toBe(true);
+    await call("/api/admin/strategies/percentageOfTenants/reactivate", { method: "POST" }, 200);
+    expect((await call("/api/admin/strategies/percentageOfTenants", {}, 200, strategyDefinitionSchema)).deprecated).toBe(false);
+  });
+
+  it("refuses to delete it while a flag uses it (409), then deletes it", async () => {
+    const strategy = (await call(`${flagPath("loner")}/environments/development/strategies`, {
+      method: "POST",
+      body: { name: "percentageOfTenants", parameters: { tenants: "a,b" } },
+    }, 200)) as { id: string };
+    const before = await list();
+    await expectError("/api/admin/strategies/percentageOfTenants", { method: "DELETE" }, 409, "NameExistsError");
+    expect(await list()).toEqual(before);
+    await call(`${flagPath("loner")}/environments/development/strategies/${strategy.id}`, { method: "DELETE" }, 200);
+    await call("/api/admin/strategies/percentageOfTenants", { method: "DELETE" }, 200);
+    await expectError("/api/admin/strategies/percentageOfTenants", {}, 404, "NotFoundError");
+  });
+
+  it("refuses changes to built-ins (400), duplicates (409), unknown names (404), bad input (400, 413, 415)", async () => {
+    const before = await list();
+    await expectError("/api/admin/strategies", { method: "POST", body: { name: "default", parameters: [] } }, 409, "NameExistsError");
+    await expectError("/api/admin/strategies/default", { method: "PUT", body: { name: "default", parameters: [] } }, 400, "ValidationError");
+    await expectError("/api/admin/strategies/flexibleRollout/deprecate", { method: "POST" }, 400, "ValidationError");
+    await expectError("/api/admin/strategies/default", { method: "DELETE" }, 400, "ValidationError");
+    await expectError("/api/admin/strategies/nope/deprecate", { method: "POST" }, 404, "NotFoundError");
+    await expectError("/api/admin/strategies/nope", { method: "PUT", body: { name: "nope", parameters: [] } }, 404, "NotFoundError");
+    await expectError("/api/admin/strategies", { method: "POST", body: { name: "bad name", parameters: [] } }, 400, "ValidationError");
+    await expectError("/api/admin/strategies", { method: "POST", body: { name: "x", parameters: [{ name: "p", type: "date" }] } }, 400, "ValidationError");
+    await expectError("/api/admin/strategies", { method: "POST", body: tooLarge({ name: "big" }) }, 413, "ContentTooLarge");
+    await expectError("/api/admin/strategies", plainText("POST"), 415, "ContentTypeerror");
+    await expectError("/api/admin/strategies", { method: "POST", token: null, body: definition }, 401, "AuthenticationRequired");
+    await expectError("/api/admin/strategies", { method: "POST", token: vexil.tokens.client, body: definition }, 403, "NoAccessError");
+    expect(await list()).toEqual(before);
+  });
+});
+
+describe("context fields", () => {
+  const list = () => call("/api/admin/context", {}, 200, contextFieldListSchema);
+
+  it("starts with Unleash's built-in fields", async () => {
+    const names = (await list()).map((f) => f.name);
+    expect(names).toEqual(expect.arrayContaining(["environment", "userId", "appName", "currentTime", "sessionId"]));
+    expect((await call("/api/admin/context/sessionId", {}, 200, contextFieldSchema)).stickiness).toBe(true);
+  });
+
+  it("creates (201 + location), updates as a replacement, and deletes", async () => {
+    const res = await vexil.api("/api/admin/context", {
+      method: "POST",
+      body: { name: "tenant", description: "Customer", stickiness: true, legalValues: [{ value: "acme", description: "Acme" }, { value: "globex" }] },
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers.get("location")).toBe("context/tenant");
+    const created = contextFieldSchema.parse(await res.json());
+    expect(created).toMatchObject({ name: "tenant", description: "Customer", stickiness: true, sortOrder: 0 });
+    expect(created.legalValues).toEqual([{ value: "acme", description: "Acme" }, { value: "globex" }]);
+    await call("/api/admin/context/validate", { method: "POST", body: { name: "region" } }, 200);
+    await expectError("/api/admin/context/validate", { method: "POST", body: { name: "tenant" } }, 409, "NameExistsError");
+
+    await call("/api/admin/context/tenant", { method: "PUT", body: { description: "Paying customer", legalValues: [{ value: "acme" }] } }, 200);
+    expect(await call("/api/admin/context/tenant", {}, 200, contextFieldSchema)).toMatchObject({
+      description: "Paying customer",
+      stickiness: false,
+      legalValues: [{ value: "acme" }],
+    });
+  });
+
+  it("makes constraints respect legal values", async () => {
+    await expectError(
+      "/api/admin/segments",
+      { method: "POST", body: { name: "globex-only", constraints: [{ contextName: "tenant", operator: "IN", values: ["globex"] }] } },
+      400,
+      "ValidationError",
+    );
+    await call("/api/admin/segments", { method: "POST", body: { name: "acme-only", constraints: [{ contextName: "tenant", operator: "IN", values: ["acme"] }] } }, 201);
+    const strategy = { name: "default", constraints: [{ contextName: "tenant", operator: "IN", values: ["initech"] }] };
+    await expectError(`${flagPath("loner")}/environments/development/strategies`, { method: "POST", body: strategy }, 400, "ValidationError");
+  });
+
+  it("refuses duplicates (409), unknown fields (404) and bad input (400, 401, 403, 413, 415), store unchanged", async () => {
+    const before = await list();
+    await expectError("/api/admin/context", { method: "POST", body: { name: "userId" } }, 409, "NameExistsError");
+    await expectError("/api/admin/context", { method: "POST", body: { name: "a b" } }, 400, "ValidationError");
+    await expectError("/api/admin/context", { method: "POST", body: { name: "dup", legalValues: [{ value: "a" }, { value: "a" }] } }, 400, "ValidationError");
+    await expectError("/api/admin/context/tenant", { method: "PUT", body: { name: "renamed" } }, 400, "ValidationError");
+    await expectError("/api/admin/context/nope", { method: "PUT", body: { description: "x" } }, 404, "NotFoundError");
+    await expectError("/api/admin/context/nope", { method: "DELETE" }, 404, "NotFoundError");
+    await expectError("/api/admin/context", { method: "POST", body: tooLarge({ name: "big" }) }, 413, "ContentTooLarge");
+    await expectError("/api/admin/context", plainText("POST"), 415, "ContentTypeerror");
+    await expectError("/api/admin/context", { method: "POST", token: null, body: { name: "x" } }, 401, "AuthenticationRequired");
+    await expectError("/api/admin/context", { method: "POST", token: vexil.tokens.client, body: { name: "x" } }, 403, "NoAccessError");
+    expect(await list()).toEqual(before);
+  });
+
+  it("deletes a field", async () => {
+    await call("/api/admin/context", { method: "POST", body: { name: "short-lived" } }, 201);
+    await call("/api/admin/context/short-lived", { method: "DELETE" }, 200);
+    await expectError("/api/admin/context/short-lived", {}, 404, "NotFoundError");
+  });
+});
+
+describe("dependencies", () => {
+  it("adds a parent: children on the parent, dependencies on the child", async () => {
+    await call(`${flagPath("child")}/dependencies`, { method: "POST", body: { feature: "parent", variants: ["blue"] } }, 200);
+    expect((await feature("child")).dependencies).toEqual([{ feature: "parent", enabled: true, variants: ["blue"] }]);
+    expect((await feature("parent")).children).toEqual(["child"]);
+    expect(await call("/api/admin/projects/default/dependencies", {}, 200, z.boolean())).toBe(true);
+    expect(await call("/api/admin/projects/other/dependencies", {}, 200, z.boolean())).toBe(false);
+  });
+
+  it("drops variants when the parent must be disabled, and replaces the earlier parent", async () => {
+    await call(`${flagPath("second-child")}/dependencies`, { method: "POST", body: { feature: "parent", enabled: false, variants: ["blue"] } }, 200);
+    expect((await feature("second-child")).dependencies).toEqual([{ feature: "parent", enabled: false, variants: [] }]);
+  });
+
+  it.each([
+    ["itself", "child", { feature: "child" }],
+    ["a flag of another project", "loner", { feature: "elsewhere" }],
+    ["an unknown flag", "loner", { feature: "ghost" }],
+    ["a parent that has a parent (no chains, no cycles)", "loner", { feature: "child" }],
+    ["a child for a flag that has children", "parent", { feature: "loner" }],
+    ["variants that are not strings", "loner", { feature: "parent", variants: [1] }],
+  ])("400 for %s, nothing changed", async (_case, child, body) => {
+    const before = await feature(child);
+    await expectError(`${flagPath(child)}/dependencies`, { method: "POST", body }, 400, "ValidationError");
+    expect((await feature(child)).dependencies).toEqual(before.dependencies);
+  });
+
+  it("401, 403, 404, 413 and 415", async () => {
+    const body = { feature: "parent" };
+    await expectError(`${flagPath("loner")}/dependencies`, { method: "POST", token: null, body }, 401, "AuthenticationRequired");
+    await expectError(`${flagPath("loner")}/dependencies`, { method: "POST", token: vexil.tokens.client, body }, 403, "NoAccessError");
+    await expectError(`${flagPath("ghost")}/dependencies`, { method: "POST", body }, 404, "NotFoundError");
+    await expectError(`${flagPath("loner", "other")}/dependencies`, { method: "POST", body }, 404, "NotFoundError");
+    await expectError(`${flagPath("loner")}/dependencies`, { method: "POST", body: tooLarge(body) }, 413, "ContentTooLarge");
+    await expectError(`${flagPath("loner")}/dependencies`, plainText("POST"), 415, "ContentTypeerror");
+    expect((await feature("loner")).dependencies).toEqual([]);
+  });
+
+  it("validates archiving (endpoint 16)", async () => {
+    const validate = (features: string[]) =>
+      call("/api/admin/projects/default/archive/validate", { method: "POST", body: { features } }, 200, validateArchiveResponseSchema);
+    expect(await validate(["parent"])).toEqual({ parentsWithChildFeatures: ["parent"], hasDeletedDependencies: true });
+    expect(await validate(["parent", "child", "second-child"])).toEqual({ parentsWithChildFeatures: [], hasDeletedDependencies: true });
+    expect(await validate(["loner"])).toEqual({ parentsWithChildFeatures: [], hasDeletedDependencies: false });
+    await expectError("/api/admin/projects/default/archive/validate", { method: "POST", body: { features: "parent" } }, 400, "ValidationError");
+    await expectError("/api/admin/projects/default/archive/validate", { method: "POST", token: null, body: { features: [] } }, 401, "AuthenticationRequired");
+    await expectError("/api/admin/projects/default/archive/validate", { method: "POST", token: vexil.tokens.client, body: { features: [] } }, 403, "NoAccessError");
+    await expectError("/api/admin/projects/default/archive/validate", plainText("POST"), 415, "ContentTypeerror");
+    await expectError("/api/admin/projects/nope/archive/validate", { method: "POST", body: { features: [] } }, 404, "NotFoundError");
+  });
+
+  it("removes one parent, 404 for a parent it does not have, and removes all", async () => {
+    await expectError(`${flagPath("child")}/dependencies/loner`, { method: "DELETE" }, 404, "NotFoundError");
+    await call(`${flagPath("child")}/dependencies/parent`, { method: "DELETE" }, 200);
+    expect((await feature("child")).dependencies).toEqual([]);
+    await call(`${flagPath("second-child")}/dependencies`, { method: "DELETE" }, 200);
+    expect((await feature("second-child")).dependencies).toEqual([]);
+    expect((await feature("parent")).children).toEqual([]);
+    const events = (await call("/api/admin/events?feature=child", {}, 200)) as { events: { type: string }[] };
+    expect(events.events.map((e) => e.type)).toEqual(expect.arrayContaining(["feature-dependency-added", "feature-dependency-removed"]));
+  });
+
+  it("archiving a parent removes its children's dependency on it", async () => {
+    await call(`${flagPath("child")}/dependencies`, { method: "POST", body: { feature: "loner" } }, 200);
+    await call("/api/admin/projects/default/archive", { method: "POST", body: { features: ["loner"] } }, 202).catch(async () =>
+      call(`${flagPath("loner")}`, { method: "DELETE" }, 202),
+    );
+    await expect.poll(async () => (await feature("child")).dependencies, { timeout: 2000 }).toEqual([]);
+  });
+});
+
+describe("lifecycle", () => {
+  const stages = async () => (await call(`${flagPath("lifecycle-flag")}/lifecycle`, {}, 200, featureLifecycleSchema)).map((s) => s.stage);
+
+  it("starts initial, moves to pre-live when enabled in development and live in production", async () => {
+    expect(await stages()).toEqual(["initial"]);
+    await call(`${flagPath("lifecycle-flag")}/environments/development/on`, { method: "POST" }, 200);
+    expect(await stages()).toEqual(["initial", "pre-live"]);
+    await call(`${flagPath("lifecycle-flag")}/environments/production/on`, { method: "POST" }, 200);
+    const lifecycle = await call(`${flagPath("lifecycle-flag")}/lifecycle`, {}, 200, featureLifecycleSchema);
+    expect(lifecycle.map((s) => s.stage)).toEqual(["initial", "pre-live", "live"]);
+    for (const entry of lifecycle) expect(Date.parse(entry.enteredStageAt)).not.toBeNaN();
+    expect((await feature("lifecycle-flag")).lifecycle?.stage).toBe("live");
+  });
+
+  it("marks complete with a status and back", async () => {
+    await call(`${flagPath("lifecycle-flag")}/lifecycle/complete`, { method: "POST", body: { status: "kept", statusValue: "blue" } }, 200);
+    const lifecycle = await call(`${flagPath("lifecycle-flag")}/lifecycle`, {}, 200, featureLifecycleSchema);
+    expect(lifecycle.at(-1)).toMatchObject({ stage: "completed", status: "kept", statusValue: "blue" });
+    await call(`${flagPath("lifecycle-flag")}/lifecycle/uncomplete`, { method: "POST" }, 200);
+    expect(await stages()).toEqual(["initial", "pre-live", "live"]);
+    const events = (await call("/api/admin/events?feature=lifecycle-flag", {}, 200)) as { events: { type: string }[] };
+    expect(events.events.map((e) => e.type)).toEqual(expect.arrayContaining(["feature-completed", "feature-uncompleted"]));
+  });
+
+  it("refuses a bad status (400), unknown flags (404), 401, 403, 413, 415, lifecycle unchanged", async () => {
+    const before = await stages();
+    const path = `${flagPath("lifecycle-flag")}/lifecycle/complete`;
+    await expectError(path, { method: "POST", body: { status: "bogus" } }, 400, "ValidationError");
+    await expectError(`${flagPath("ghost")}/lifecycle/complete`, { method: "POST", body: { status: "kept" } }, 404, "NotFoundError");
+    await expectError(`${flagPath("ghost")}/lifecycle`, {}, 404, "NotFoundError");
+    await expectError(path, { method: "POST", token: null, body: { status: "kept" } }, 401, "AuthenticationRequired");
+    await expectError(path, { method: "POST", token: vexil.tokens.client, body: { status: "kept" } }, 403, "NoAccessError");
+    await expectError(path, { method: "POST", body: tooLarge({ status: "kept" }) }, 413, "ContentTooLarge");
+    await expectError(path, plainText("POST"), 415, "ContentTypeerror");
+    expect(await stages()).toEqual(before);
+  });
+});
+
+describe("ui-config", () => {
+  it("says what this server is", async () => {
+    const config = await call("/api/admin/ui-config", {}, 200, uiConfigSchema);
+    expect(config.name).toBe("Vexil");
+    expect(config.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(config.unleashApiVersion).toBe("8.2.0");
+    expect(config.authenticationType).toBe("open-source");
+    expect(config.resourceLimits).toEqual({ segmentValues: 1000, strategySegments: 5 });
+    await expectError("/api/admin/ui-config", { token: null }, 401, "AuthenticationRequired");
+    await expectError("/api/admin/ui-config", { token: vexil.tokens.client }, 403, "NoAccessError");
+  });
+});
