@@ -1,7 +1,7 @@
 import { c, routerOptions } from "./common.js";
 import { addonsContract } from "./admin/addons.js";
 import { apiTokensContract } from "./admin/api-tokens.js";
-import { changeRequestsContract } from "./admin/change-requests.js";
+import { changeRequestsContract, projectAccessContract } from "./admin/change-requests.js";
 import { environmentsContract } from "./admin/environments.js";
 import { contextContract } from "./admin/context.js";
 import { eventsContract } from "./admin/events.js";
@@ -32,6 +32,7 @@ type AdminRoutes = {
   uiConfig: typeof uiConfigContract;
   addons: typeof addonsContract;
   changeRequests: typeof changeRequestsContract;
+  projectAccess: typeof projectAccessContract;
   inviteLinks: typeof inviteLinksContract;
   apiTokens: typeof apiTokensContract;
   saml: typeof samlContract;
@@ -54,6 +55,7 @@ const adminRoutes: AdminRoutes = {
   uiConfig: uiConfigContract,
   addons: addonsContract,
   changeRequests: changeRequestsContract,
+  projectAccess: projectAccessContract,
   inviteLinks: inviteLinksContract,
   apiTokens: apiTokensContract,
   saml: samlContract,

@@ -152,3 +152,47 @@ export const changeRequestsContract = c.router(
   },
   routerOptions,
 );
+
+/** Unleash's project roles. */
+export const projectRoleIds = { owner: 4, member: 5 } as const;
+
+/**
+ * Project members, as far as collaboration modes need them: in a `protected` project only members
+ * submit change requests; a `private` project is hidden from non-members. Unleash's paths.
+ */
+export const projectAccessContract = c.router(
+  {
+    list: {
+      method: "GET",
+      path: `${project}/access`,
+      summary: "Members of a project with their project roles",
+      responses: {
+        200: z.object({
+          roles: z.array(z.object({ id: z.number().int(), name: z.string(), type: z.literal("project") })),
+          users: z.array(z.object({ id: z.number().int(), roles: z.array(z.number().int()), addedAt: z.string() })),
+        }),
+        ...errorResponses(401, 403, 404),
+      },
+    },
+    add: {
+      method: "POST",
+      path: `${project}/access`,
+      summary: "Give users a project role",
+      body: z.object({
+        roles: z.array(z.number().int()).min(1),
+        users: z.array(z.object({ id: z.number().int() })).default([]),
+        groups: z.array(z.object({ id: z.number().int() })).max(0, "Groups are not supported").default([]),
+      }),
+      responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404) },
+    },
+    remove: {
+      method: "DELETE",
+      path: `${project}/users/:userId/roles`,
+      pathParams: z.object({ projectId: z.string(), userId: z.coerce.number().int() }),
+      body: c.noBody(),
+      summary: "Remove a user from the project",
+      responses: { 200: c.noBody(), ...errorResponses(401, 403, 404) },
+    },
+  },
+  routerOptions,
+);

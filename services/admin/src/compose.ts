@@ -19,6 +19,10 @@ import { EnvironmentService } from "./environments/environment-service.js";
 import { FeatureService } from "./features/feature-service.js";
 import { createFavoriteStore, createFeatureStore } from "./features/feature-store.js";
 import { ProjectService } from "./projects/project-service.js";
+import { ChangeRequestService } from "./change-requests/change-request-service.js";
+import { createChangeRequestStore } from "./change-requests/change-request-store.js";
+import { ProjectMembers } from "./change-requests/project-members.js";
+import { dependencyProblem } from "./dependencies/dependency-rules.js";
 import { ProjectReports } from "./projects/project-report.js";
 import { SnapshotPublisher } from "./snapshots/snapshot-publisher.js";
 import { snapshotSources } from "./snapshots/snapshot-sources.js";
@@ -139,6 +143,38 @@ export async function createAdminDeps({
     clock,
     logger: logger.child({ module: "governance" }),
   });
+  const changeRequestStore = await createChangeRequestStore(store);
+  const changeRequestService = new ChangeRequestService({
+    store: changeRequestStore,
+    features: featureService,
+    segments: {
+      find: (id) => segmentService.getDocument(id).catch(() => null),
+      update: (id, input, actor) => segmentService.update(id, input, actor),
+      delete: (id, actor) => segmentService.delete(id, actor),
+    },
+    dependencies: {
+      async problem(_project, child, parent) {
+        const [childDoc, parentDoc] = await Promise.all([featureService.find(child), featureService.find(parent)]);
+        const node = (doc: NonNullable<typeof childDoc>) => ({ name: doc._id, project: doc.project, archived: doc.archived, dependencies: doc.dependencies });
+        if (!childDoc) return `feature ${child} does not exist`;
+        return dependencyProblem(node(childDoc), parentDoc && node(parentDoc), (await featureService.children(child)).length > 0) ?? undefined;
+      },
+      add: (project, child, body, actor) => dependencyService.add(project, child, body, actor),
+      removeAll: (project, child, actor) => dependencyService.removeAll(project, child, actor),
+    },
+    projects: projectService,
+    validateConstraints,
+    unitOfWork,
+    clock,
+  });
+  featureService.addChangeGuard(changeRequestService.guard);
+  const projectMembers = await ProjectMembers.create({
+    engine: store,
+    projects: projectService,
+    userExists: (id) => governance.users.get(id).then(() => true, () => false),
+    unitOfWork,
+    clock,
+  });
   const snapshotPublisher = new SnapshotPublisher({
     sources: snapshotSources({
       features: featureService,
@@ -181,6 +217,9 @@ export async function createAdminDeps({
     environmentTypes,
     lifecycleService,
     dependencyService,
+    changeRequestStore,
+    changeRequestService,
+    projectMembers,
     snapshotPublisher,
     governance,
   };

@@ -15,6 +15,8 @@ import { projectRoutes } from "./projects/project-routes.js";
 import { contextRoutes } from "./context/context-routes.js";
 import { featureLinkRoutes } from "./dependencies/feature-link-routes.js";
 import { segmentRoutes } from "./segments/segment-routes.js";
+import { changeRequestRoutes } from "./change-requests/change-request-routes.js";
+import { startChangeRequestScheduler, type ChangeRequestScheduler } from "./change-requests/change-request-scheduler.js";
 import { tagRoutes } from "./tags/tag-routes.js";
 import { uiConfigRoutes } from "./ui-config/ui-config-routes.js";
 
@@ -28,6 +30,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
   let relay: OutboxRelay | undefined;
   let addonConfigs: Subscription | undefined;
   let createdAdminSecret: string | undefined;
+  let changeRequestScheduler: ChangeRequestScheduler | undefined;
 
   const router = express.Router();
   // Sign-in, sign-out and invite signup need no credential.
@@ -38,6 +41,10 @@ export function createAdminService(deps: AdminDeps): AdminService {
   ];
   router.use("/api/admin", ...signedIn);
   router.use("/feedback", ...signedIn);
+  // Before every admin route: private projects are invisible to non-members.
+  router.use(deps.projectMembers.privacyMiddleware());
+  router.use(changeRequestRoutes({ changeRequests: deps.changeRequestService, access, participation: deps.projectMembers }));
+  router.use(deps.projectMembers.routes(access));
   router.use(deps.governance.feedbackRouter());
   router.use(deps.governance.adminRouter());
   router.use(strategyRoutes({ strategies: deps.strategies, access }));
@@ -88,9 +95,17 @@ export function createAdminService(deps: AdminDeps): AdminService {
       addonConfigs = serveAddonConfigs(engines.bus, deps.addons);
       relay = startOutboxRelay({ source: events, bus: engines.bus, logger: logger.child({ module: "outbox-relay" }) });
       unitOfWork.onCommitted(() => relay?.poke());
+      changeRequestScheduler = startChangeRequestScheduler({
+        store: deps.changeRequestStore,
+        service: deps.changeRequestService,
+        logger: logger.child({ module: "change-request-scheduler" }),
+        clock: deps.clock,
+      });
+      deps.changeRequestService.onScheduled(() => changeRequestScheduler?.poke());
       await deps.governance.start();
     },
     async stop() {
+      changeRequestScheduler?.stop();
       await deps.governance.stop();
       await relay?.stop();
       addonConfigs?.unsubscribe();

@@ -50,6 +50,8 @@ export interface Schedule {
   scheduledAt: Date;
   status: "pending" | "failed";
   failureReason?: string;
+  /** Who scheduled it: the actor of the changes when they apply. */
+  by: Person;
 }
 
 export interface ChangeRequestDocument {

@@ -80,7 +80,7 @@ export function decide(request: ChangeRequestDocument, move: Move, now: Date): D
         throw new ValidationError("scheduledAt must be in the future", [{ path: "scheduledAt", message: "Must be in the future" }]);
       }
       return {
-        next: { ...next, state: "Scheduled", schedule: { scheduledAt: move.at, status: "pending" } },
+        next: { ...next, state: "Scheduled", schedule: { scheduledAt: move.at, status: "pending", by: move.by } },
         events: ["change-request-scheduled"],
       };
 
@@ -104,7 +104,7 @@ export function decide(request: ChangeRequestDocument, move: Move, now: Date): D
  * a reviewed request then needs reviewing again, as in Unleash.
  */
 export function afterContentChange(request: ChangeRequestDocument, changes: StoredChange[], now: Date): ChangeRequestDocument {
-  requireState(request, editableStates, "edited");
+  assertEditable(request);
   const reviewed = request.state !== "Draft";
   return {
     ...request,
@@ -112,6 +112,10 @@ export function afterContentChange(request: ChangeRequestDocument, changes: Stor
     updatedAt: now,
     ...(reviewed ? { state: "In review" as const, approvals: [], rejections: [] } : {}),
   };
+}
+
+export function assertEditable(request: ChangeRequestDocument): void {
+  requireState(request, editableStates, "edited");
 }
 
 export function assertNotFinal(request: ChangeRequestDocument, what: string): void {
