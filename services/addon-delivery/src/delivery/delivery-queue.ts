@@ -52,6 +52,7 @@ export class DeliveryQueue {
       .catch(async (err) => {
         // The store or admin is unreachable: try again later rather than leave the queue idle.
         this.options.logger.error({ err, addonId }, "delivery worker failed; retrying");
+        if (this.stopping) return;
         await this.sleep(addonId, Math.max(this.options.backoffBaseMs, 100));
         this.rekick.add(addonId);
       })
