@@ -22,7 +22,7 @@ export const tagsContract = c.router(
       summary: "Create a tag",
       body: createTagBodySchema,
       metadata: locationHeader,
-      responses: { 201: createTagResponseSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
+      responses: { 201: createTagResponseSchema, ...errorResponses(400, 401, 403, 409, 415) },
     },
     list: {
       method: "GET",
