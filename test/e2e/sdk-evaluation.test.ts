@@ -139,3 +139,22 @@ describe("a change made while the SDKs run", () => {
     expect(streaming.getFeatureToggleDefinition("sdk-off")).toBeUndefined();
   });
 });
+
+describe("metrics from SDKs", () => {
+  it("set the flag's lastSeenAt in the token's environment", async () => {
+    const now = new Date().toISOString();
+    const res = await vexil.api("/api/client/metrics", {
+      method: "POST",
+      token: vexil.tokens.client,
+      body: { appName: "e2e-metrics", instanceId: "i1", bucket: { start: now, stop: now, toggles: { "sdk-vip": { yes: 3, no: 1, variants: {} } } } },
+    });
+    expect(res.status).toBe(202);
+    let environments: Array<{ name: string; lastSeenAt: string | null }> = [];
+    for (let i = 0; i < 50 && !environments.find((e) => e.name === "development")?.lastSeenAt; i++) {
+      environments = (await (await vexil.api("/api/admin/projects/default/features/sdk-vip")).json()).environments;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(environments.find((e) => e.name === "development")?.lastSeenAt).toEqual(expect.any(String));
+    expect(environments.find((e) => e.name === "production")?.lastSeenAt).toBeNull();
+  });
+});

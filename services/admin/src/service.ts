@@ -7,6 +7,7 @@ import { serveAddonConfigs } from "./addons/addon-bus.js";
 import { seedApiTokens } from "./api-tokens/api-token-seeding.js";
 import { toGrant } from "./api-tokens/token-grants.js";
 import { seedDefaults } from "./bootstrap/seed-defaults.js";
+import { consumeSeenFeatures } from "./client-metrics/seen-features-consumer.js";
 import type { AdminDeps } from "./compose.js";
 import { strategyRoutes } from "./strategies/strategy-routes.js";
 import { environmentRoutes } from "./environments/environment-routes.js";
@@ -28,6 +29,7 @@ export interface AdminService extends VexilService {
 export function createAdminService(deps: AdminDeps): AdminService {
   const { engines, logger, stores, unitOfWork, events, sharedTokens, access } = deps;
   let relay: OutboxRelay | undefined;
+  let seenFeatures: ReturnType<typeof consumeSeenFeatures> | undefined;
   let addonConfigs: Subscription | undefined;
   let createdAdminSecret: string | undefined;
   let changeRequestScheduler: ChangeRequestScheduler | undefined;
@@ -91,6 +93,12 @@ export function createAdminService(deps: AdminDeps): AdminService {
       createdAdminSecret = seeded.createdAdminSecret;
       await shareTokenGrants();
       await deps.snapshotPublisher.start();
+      seenFeatures = consumeSeenFeatures({
+        bus: engines.bus,
+        features: deps.featureService,
+        lifecycle: deps.lifecycleService,
+        logger: logger.child({ module: "seen-features" }),
+      });
       // Before the relay: the delivery service asks for the addons when the first events arrive.
       addonConfigs = serveAddonConfigs(engines.bus, deps.addons);
       relay = startOutboxRelay({ source: events, bus: engines.bus, logger: logger.child({ module: "outbox-relay" }) });
@@ -109,6 +117,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
       await deps.governance.stop();
       await relay?.stop();
       addonConfigs?.unsubscribe();
+      seenFeatures?.unsubscribe();
       await deps.snapshotPublisher.stop();
       sharedTokens.stop();
     },

@@ -23,6 +23,8 @@ export interface FeatureStore {
    */
   update(name: string, mutate: FeatureMutation, session: StoreSession): Promise<{ before: FeatureDocument; after: FeatureDocument }>;
   delete(name: string, session: StoreSession): Promise<boolean>;
+  /** Stamps `lastSeenAt` on the flags' entries for an environment: usage data, so no version bump. */
+  setLastSeen(environment: string, names: readonly string[], at: Date): Promise<void>;
 }
 
 export interface FavoriteDocument {
@@ -69,6 +71,10 @@ export async function createFeatureStore(engine: StoreEngine): Promise<FeatureSt
     },
     async delete(name, session) {
       return (await features.deleteOne({ _id: name }, { session })).deletedCount === 1;
+    },
+    async setLastSeen(environment, names, at) {
+      const entry = `environments.${environment}`;
+      await features.updateMany({ _id: { $in: [...names] }, [entry]: { $exists: true } }, { $set: { [`${entry}.lastSeenAt`]: at } });
     },
   };
 }
