@@ -23,9 +23,11 @@ import { ChangeRequestService } from "./change-requests/change-request-service.j
 import { createChangeRequestStore } from "./change-requests/change-request-store.js";
 import { ProjectMembers } from "./change-requests/project-members.js";
 import { dependencyProblem } from "./dependencies/dependency-rules.js";
-import { ProjectReports } from "./projects/project-report.js";
 import { SnapshotPublisher } from "./snapshots/snapshot-publisher.js";
 import { snapshotSources } from "./snapshots/snapshot-sources.js";
+import { ProjectReports } from "./projects/project-report.js";
+import { createSignalsSlice } from "./signals/signals-slice.js";
+import type { SignalLimitSettings } from "./signals/signal-limits.js";
 import { ContextService } from "./context/context-service.js";
 import { createContextFieldStore } from "./context/context-field-store.js";
 import type { FeatureReader } from "./constraints/strategy-usage.js";
@@ -38,6 +40,7 @@ import { TagService } from "./tags/tag-service.js";
 import { createTagStore } from "./tags/tag-store.js";
 
 export type AdminSettings = Pick<AdminConfig, "INIT_ADMIN_API_TOKENS" | "INIT_CLIENT_API_TOKENS" | "INIT_FRONTEND_API_TOKENS"> &
+  Partial<SignalLimitSettings> &
   Partial<SegmentLimitSettings> &
   Partial<Pick<AdminConfig, "ADDONS_ALLOW_PRIVATE_URLS">> &
   Partial<Pick<AdminConfig, "INIT_ADMIN_USERNAME" | "INIT_ADMIN_PASSWORD" | "PUBLIC_URL" | "SECURE_COOKIES">>;
@@ -143,6 +146,16 @@ export async function createAdminDeps({
     clock,
     logger: logger.child({ module: "governance" }),
   });
+  const signals = await createSignalsSlice({
+    engines,
+    unitOfWork,
+    access,
+    features: featureService,
+    assertProject: (project) => projectService.get(project),
+    settings,
+    clock,
+    logger: logger.child({ module: "signals" }),
+  });
   const changeRequestStore = await createChangeRequestStore(store);
   const changeRequestService = new ChangeRequestService({
     store: changeRequestStore,
@@ -209,7 +222,6 @@ export async function createAdminDeps({
     environmentService,
     projectService,
     featureService,
-    projectReports,
     contextService,
     segmentService,
     segmentLimits: limits,
@@ -221,6 +233,8 @@ export async function createAdminDeps({
     changeRequestService,
     projectMembers,
     snapshotPublisher,
+    projectReports,
+    signals,
     governance,
   };
 }

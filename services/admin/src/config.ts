@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { envSchemas } from "@vexil/config";
 import { platformEnv } from "@vexil/runtime";
+import { signalLimitsEnv } from "./signals/signal-limits.js";
 import { segmentLimitsEnv } from "./segments/segment-limits.js";
 
 export const adminEnv = platformEnv.extend({
+  ...signalLimitsEnv.shape,
   ...segmentLimitsEnv.shape,
   PORT: envSchemas.port.default(4243),
   /** Seed tokens, comma-separated secrets, as Unleash takes them. */

@@ -10,9 +10,6 @@ import { seedDefaults } from "./bootstrap/seed-defaults.js";
 import { consumeSeenFeatures } from "./client-metrics/seen-features-consumer.js";
 import type { AdminDeps } from "./compose.js";
 import { strategyRoutes } from "./strategies/strategy-routes.js";
-import { environmentRoutes } from "./environments/environment-routes.js";
-import { featureRoutes } from "./features/feature-routes.js";
-import { projectRoutes } from "./projects/project-routes.js";
 import { contextRoutes } from "./context/context-routes.js";
 import { featureLinkRoutes } from "./dependencies/feature-link-routes.js";
 import { segmentRoutes } from "./segments/segment-routes.js";
@@ -20,6 +17,9 @@ import { changeRequestRoutes } from "./change-requests/change-request-routes.js"
 import { startChangeRequestScheduler, type ChangeRequestScheduler } from "./change-requests/change-request-scheduler.js";
 import { tagRoutes } from "./tags/tag-routes.js";
 import { uiConfigRoutes } from "./ui-config/ui-config-routes.js";
+import { environmentRoutes } from "./environments/environment-routes.js";
+import { featureRoutes } from "./features/feature-routes.js";
+import { projectRoutes } from "./projects/project-routes.js";
 
 export interface AdminService extends VexilService {
   /** Set on the start that created the first admin token, so it can be shown exactly once. */
@@ -50,16 +50,17 @@ export function createAdminService(deps: AdminDeps): AdminService {
   router.use(deps.governance.feedbackRouter());
   router.use(deps.governance.adminRouter());
   router.use(strategyRoutes({ strategies: deps.strategies, access }));
-  router.use(environmentRoutes({ environments: deps.environmentService, projects: deps.projectService, access }));
-  router.use(
-    projectRoutes({ projects: deps.projectService, features: deps.featureService, reports: deps.projectReports, access, clock: deps.clock }),
-  );
-  router.use(featureRoutes({ features: deps.featureService, projects: deps.projectService, access }));
   router.use(segmentRoutes({ segments: deps.segmentService, access }));
   router.use(tagRoutes({ tags: deps.tagService, features: deps.featureService, access }));
   router.use(contextRoutes({ context: deps.contextService, access }));
   router.use(featureLinkRoutes({ dependencies: deps.dependencyService, lifecycle: deps.lifecycleService, access }));
   router.use(uiConfigRoutes({ limits: deps.segmentLimits, access }));
+  router.use(environmentRoutes({ environments: deps.environmentService, projects: deps.projectService, access }));
+  router.use(
+    projectRoutes({ projects: deps.projectService, features: deps.featureService, reports: deps.projectReports, access, clock: deps.clock }),
+  );
+  router.use(featureRoutes({ features: deps.featureService, projects: deps.projectService, access }));
+  router.use(deps.signals.router());
   router.use(addonRoutes({ addons: deps.addons, access }));
 
   /** Shares the current token grants with every service (cache + announcement). */
@@ -110,11 +111,13 @@ export function createAdminService(deps: AdminDeps): AdminService {
         clock: deps.clock,
       });
       deps.changeRequestService.onScheduled(() => changeRequestScheduler?.poke());
+      await deps.signals.start();
       await deps.governance.start();
     },
     async stop() {
       changeRequestScheduler?.stop();
       await deps.governance.stop();
+      await deps.signals.stop();
       await relay?.stop();
       addonConfigs?.unsubscribe();
       seenFeatures?.unsubscribe();
