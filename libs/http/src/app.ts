@@ -1,4 +1,4 @@
-import express, { type Express, type RequestHandler, type Router } from "express";
+import express, { type Express, type RequestHandler } from "express";
 import { pinoHttp } from "pino-http";
 import { redactSecretsInUrl, type Logger } from "@vexil/logger";
 import { bodyGuard, bodyParserErrors, defaultBodyLimitBytes, jsonBody } from "./body.js";
@@ -13,8 +13,8 @@ export interface ReadinessCheck {
 
 export interface HttpAppOptions {
   logger: Logger;
-  /** Routers mounted at the root in order; each owns its paths. */
-  routers: Router[];
+  /** Routers (or dispatchers) mounted at the root in order; each owns its paths. */
+  routers: RequestHandler[];
   readiness?: ReadinessCheck[];
   bodyLimitBytes?: number;
   /** false where bodies pass through untouched (the gateway's proxy): only guard them. */

@@ -1,3 +1,5 @@
+import type { RequestHandler, Router } from "express";
+
 /** Which service answers which public path prefix; addon-delivery has none. */
 export type RoutedService = "admin" | "frontend-eval" | "signal-ingest";
 
@@ -14,4 +16,16 @@ export const publicRoutes: ReadonlyArray<{ prefix: string; service: RoutedServic
 
 export function routeFor(path: string): RoutedService | undefined {
   return publicRoutes.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`))?.service;
+}
+
+/**
+ * Single-process mode: hands each request straight to the router of the service that owns its
+ * prefix, as the cluster proxy does, so an SDK request never walks the admin service's routes.
+ */
+export function dispatchByPrefix(routers: Record<RoutedService, Router>): RequestHandler {
+  return (req, res, next) => {
+    const service = routeFor(req.path);
+    if (!service) return next();
+    routers[service](req, res, next);
+  };
 }

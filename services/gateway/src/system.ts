@@ -14,6 +14,7 @@ import {
 import { createSignalIngestService, type SignalIngestLimits } from "@vexil/signal-ingest";
 import type { StoreEngine } from "@vexil/store";
 import { createDocsRouter } from "./docs.js";
+import { dispatchByPrefix } from "./routes.js";
 
 export interface SystemSettings {
   platform: PlatformConfig;
@@ -55,26 +56,31 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
   const admin = createAdminService(
     await createAdminDeps({ engines: await enginesFor("admin"), settings: { ADDONS_ALLOW_PRIVATE_URLS: settings.addonDelivery?.allowPrivateUrls, ...settings.admin }, logger: child("admin") }),
   );
-  const services: VexilService[] = [
-    admin,
-    await createFrontendEvalService({ engines: await enginesFor("frontend-eval"), settings: settings.frontendEval, logger: child("frontend-eval") }),
-    await createSignalIngestService({
-      engines: await enginesFor("signal-ingest"),
-      logger: child("signal-ingest"),
-      settings: settings.signalIngest,
-    }),
-    await createAddonDeliveryService({
-      engines: await enginesFor("addon-delivery"),
-      logger: child("addon-delivery"),
-      settings: settings.addonDelivery,
-    }),
-  ];
+  const frontendEval = await createFrontendEvalService({
+    engines: await enginesFor("frontend-eval"),
+    settings: settings.frontendEval,
+    logger: child("frontend-eval"),
+  });
+  const signalIngest = await createSignalIngestService({
+    engines: await enginesFor("signal-ingest"),
+    logger: child("signal-ingest"),
+    settings: settings.signalIngest,
+  });
+  const addonDelivery = await createAddonDeliveryService({
+    engines: await enginesFor("addon-delivery"),
+    logger: child("addon-delivery"),
+    settings: settings.addonDelivery,
+  });
+  const services: VexilService[] = [admin, frontendEval, signalIngest, addonDelivery];
   // Admin first: it seeds tokens and publishes what the others hydrate from.
   for (const service of services) await service.start();
 
   const app = createHttpApp({
     logger,
-    routers: [createDocsRouter(), ...services.map((s) => s.router)],
+    routers: [
+      createDocsRouter(),
+      dispatchByPrefix({ admin: admin.router, "frontend-eval": frontendEval.router, "signal-ingest": signalIngest.router }),
+    ],
     readiness: [
       { name: "cache", check: () => cache.ping() },
       ...[...stores].map(([service, store]) => ({ name: `store:${service}`, check: () => store.ping() })),
