@@ -1,9 +1,9 @@
 import express, { type Express, type RequestHandler } from "express";
-import { pinoHttp } from "pino-http";
-import { redactSecretsInUrl, type Logger } from "@vexil/logger";
+import type { Logger } from "@vexil/logger";
 import { bodyGuard, bodyParserErrors, defaultBodyLimitBytes, jsonBody } from "./body.js";
 import { errorHandler, notFound } from "./error-handler.js";
 import { requestId } from "./request-id.js";
+import { requestLog } from "./request-log.js";
 
 /** A named readiness probe: resolves when its engine answers, throws otherwise. */
 export interface ReadinessCheck {
@@ -36,27 +36,7 @@ export function createHttpApp({
   // Surfaces compute their own validators (the client API's revision ETag); hashing every body is waste.
   app.set("etag", false);
   app.use(requestId);
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req) => req.headers["x-request-id"] as string,
-      autoLogging: { ignore: (req) => req.url === "/health" || req.url === "/ready" },
-      // 503 means "not ready yet" (a service restarting), expected during deploys; other 5xx are bugs.
-      customLogLevel: (_req, res, err) =>
-        res.statusCode === 503 ? "warn" : err || res.statusCode >= 500 ? "error" : "info",
-      quietReqLogger: true,
-      // Paths and `location` headers may carry secrets (token and invite URLs).
-      serializers: {
-        req: (req: { url?: string }) => (req.url ? { ...req, url: redactSecretsInUrl(req.url) } : req),
-        res: (res: { headers?: Record<string, unknown> }) => {
-          const location = res.headers?.location;
-          return typeof location === "string"
-            ? { ...res, headers: { ...res.headers, location: redactSecretsInUrl(location) } }
-            : res;
-        },
-      },
-    }),
-  );
+  app.use(requestLog(logger));
 
   app.get("/health", (_req, res) => {
     res.json({ health: "GOOD" });
