@@ -22,7 +22,6 @@ import { ProjectService } from "./projects/project-service.js";
 import { ChangeRequestService } from "./change-requests/change-request-service.js";
 import { createChangeRequestStore } from "./change-requests/change-request-store.js";
 import { ProjectMembers } from "./change-requests/project-members.js";
-import { dependencyProblem } from "./dependencies/dependency-rules.js";
 import { SnapshotPublisher } from "./snapshots/snapshot-publisher.js";
 import { snapshotSources } from "./snapshots/snapshot-sources.js";
 import { ProjectReports } from "./projects/project-report.js";
@@ -99,7 +98,7 @@ export async function createAdminDeps({
     favorites: stores.favorites,
     projects: projectService,
     strategyExists,
-    segments: { missing: (ids) => segmentService.missing(ids) },
+    segments: { assertUsableInStrategy: (ids, project) => segmentService.assertUsableInStrategy(ids, project) },
     validateConstraints,
     tags: { forFeature: (name) => tagService.tagsOf(name) },
     unitOfWork,
@@ -165,16 +164,7 @@ export async function createAdminDeps({
       update: (id, input, actor) => segmentService.update(id, input, actor),
       delete: (id, actor) => segmentService.delete(id, actor),
     },
-    dependencies: {
-      async problem(_project, child, parent) {
-        const [childDoc, parentDoc] = await Promise.all([featureService.find(child), featureService.find(parent)]);
-        const node = (doc: NonNullable<typeof childDoc>) => ({ name: doc._id, project: doc.project, archived: doc.archived, dependencies: doc.dependencies });
-        if (!childDoc) return `feature ${child} does not exist`;
-        return dependencyProblem(node(childDoc), parentDoc && node(parentDoc), (await featureService.children(child)).length > 0) ?? undefined;
-      },
-      add: (project, child, body, actor) => dependencyService.add(project, child, body, actor),
-      removeAll: (project, child, actor) => dependencyService.removeAll(project, child, actor),
-    },
+    dependencies: dependencyService,
     projects: projectService,
     validateConstraints,
     unitOfWork,

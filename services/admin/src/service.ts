@@ -1,11 +1,10 @@
 import express from "express";
 import { apiTokenAuthenticator, authenticate, requireTokenType } from "@vexil/auth";
 import { startOutboxRelay, type OutboxRelay, type Subscription } from "@vexil/bus";
-import { publishTokenGrants, type VexilService } from "@vexil/runtime";
+import type { VexilService } from "@vexil/runtime";
 import { addonRoutes } from "./addons/addon-routes.js";
 import { serveAddonConfigs } from "./addons/addon-bus.js";
 import { seedApiTokens } from "./api-tokens/api-token-seeding.js";
-import { toGrant } from "./api-tokens/token-grants.js";
 import { seedDefaults } from "./bootstrap/seed-defaults.js";
 import { consumeSeenFeatures } from "./client-metrics/seen-features-consumer.js";
 import type { AdminDeps } from "./compose.js";
@@ -63,13 +62,6 @@ export function createAdminService(deps: AdminDeps): AdminService {
   router.use(deps.signals.router());
   router.use(addonRoutes({ addons: deps.addons, access }));
 
-  /** Shares the current token grants with every service (cache + announcement). */
-  async function shareTokenGrants(): Promise<void> {
-    const tokens = await stores.apiTokens.list();
-    await publishTokenGrants(engines.cache, engines.bus, tokens.map(toGrant));
-    await sharedTokens.tokens.refresh();
-  }
-
   return {
     router,
     readiness: [],
@@ -92,7 +84,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
         now,
       );
       createdAdminSecret = seeded.createdAdminSecret;
-      await shareTokenGrants();
+      await deps.governance.apiTokens.share();
       await deps.snapshotPublisher.start();
       seenFeatures = consumeSeenFeatures({
         bus: engines.bus,

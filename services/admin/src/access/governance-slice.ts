@@ -134,4 +134,3 @@ export async function createGovernanceSlice({
     },
   };
 }
-export type GovernanceSlice = Awaited<ReturnType<typeof createGovernanceSlice>>;

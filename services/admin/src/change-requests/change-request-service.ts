@@ -23,6 +23,7 @@ import type { Actor } from "../access/access-service.js";
 import type { ConstraintValidator } from "../constraints/constraint-validation.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import type { FeatureDocument, FeatureStrategyDocument, SegmentDocument } from "../features/feature-model.js";
+import { strategyParameters } from "../features/feature-service.js";
 import { spreadVariantWeights } from "../features/variant-weights.js";
 import type { ChangeRequestDocument, Person, StoredChange } from "./change-request-model.js";
 import {
@@ -46,7 +47,7 @@ import { toChangeRequestResponse, type ViewContext } from "./change-request-view
 export interface FeatureChanges {
   find(name: string): Promise<FeatureDocument | null>;
   getInProject(project: string, name: string): Promise<FeatureDocument>;
-  assertValidStrategy(input: StrategyFields & { name: string }): Promise<void>;
+  assertValidStrategy(input: StrategyFields & { name: string }, project: string): Promise<void>;
   setEnvironmentEnabled(
     project: string,
     name: string,
@@ -285,11 +286,11 @@ export class ChangeRequestService {
       strategies.find((s) => s.id === id) ?? bad(`strategy ${id} does not exist for ${change.feature} in ${environment}`, field);
     switch (change.action) {
       case "addStrategy":
-        await withPath(`${path}.payload`, () => this.deps.features.assertValidStrategy(change.payload));
+        await withPath(`${path}.payload`, () => this.deps.features.assertValidStrategy(change.payload, project));
         break;
       case "updateStrategy":
         strategy(change.payload.id, `${path}.payload.id`);
-        await withPath(`${path}.payload`, () => this.deps.features.assertValidStrategy(change.payload));
+        await withPath(`${path}.payload`, () => this.deps.features.assertValidStrategy(change.payload, project));
         break;
       case "deleteStrategy":
         strategy(change.payload.id, `${path}.payload.id`);
@@ -375,7 +376,7 @@ export class ChangeRequestService {
 
   private async move(project: string, id: number, move: Exclude<Move, { kind: "apply" }>, actor: Actor, comment?: string): Promise<ChangeRequest> {
     const saved = await this.deps.unitOfWork.run(async (tx) => {
-      const request = await this.loadIn(project, id, tx.session);
+      const request = await this.load(project, id, tx.session);
       const now = this.deps.clock();
       const { next, events } = decide(request, move, now);
       const withComment = comment?.trim() ? { ...next, comments: [...next.comments, await this.newComment(comment, actor, now)] } : next;
@@ -420,7 +421,7 @@ export class ChangeRequestService {
     const ordered = [...request.changes].sort((a, b) => applyOrder[a.action] - applyOrder[b.action] || a.id - b.id);
     return this.deps.unitOfWork.run((tx) =>
       this.applying.run(request._id, async () => {
-        const current = await this.loadIn(request.project, request._id, tx.session);
+        const current = await this.load(request.project, request._id, tx.session);
         if (current.updatedAt.getTime() !== request.updatedAt.getTime()) {
           throw new ValidationError(`Change request ${request._id} changed while it was being applied; try again`);
         }
@@ -510,7 +511,7 @@ export class ChangeRequestService {
 
   async discard(project: string, id: number, actor: Actor): Promise<void> {
     await this.deps.unitOfWork.run(async (tx) => {
-      const request = await this.loadIn(project, id, tx.session);
+      const request = await this.load(project, id, tx.session);
       if (request.state !== "Draft") throw new ValidationError(`Only a draft can be discarded; change request ${id} is ${request.state}`);
       if (request.createdBy.id !== actor.userId) throw new ChangeRequestForbidden("CREATE_CHANGE_REQUEST", "Only the creator of a draft can discard it");
       await this.deps.store.delete(id, tx.session);
@@ -520,7 +521,7 @@ export class ChangeRequestService {
 
   async addComment(project: string, id: number, text: string, actor: Actor) {
     return this.deps.unitOfWork.run(async (tx) => {
-      const request = await this.loadIn(project, id, tx.session);
+      const request = await this.load(project, id, tx.session);
       const comment = await this.newComment(text, actor, this.deps.clock());
       await this.deps.store.replace({ ...request, comments: [...request.comments, comment] }, tx.session);
       return { id: comment.id, text: comment.text, createdBy: { username: comment.createdBy.username }, createdAt: comment.createdAt.toISOString() };
@@ -529,7 +530,7 @@ export class ChangeRequestService {
 
   async updateTitle(project: string, id: number, title: string, actor: Actor): Promise<ChangeRequest> {
     const saved = await this.deps.unitOfWork.run(async (tx) => {
-      const request = await this.loadIn(project, id, tx.session);
+      const request = await this.load(project, id, tx.session);
       assertNotFinal(request, "retitled");
       if (request.createdBy.id !== actor.userId) throw new ChangeRequestForbidden("CREATE_CHANGE_REQUEST", "Only the creator of a change request can change its title");
       const next = { ...request, title, updatedAt: this.deps.clock() };
@@ -541,7 +542,7 @@ export class ChangeRequestService {
 
   async removeChange(project: string, id: number, changeId: number, actor: Actor): Promise<ChangeRequest> {
     const saved = await this.deps.unitOfWork.run(async (tx) => {
-      const request = await this.loadIn(project, id, tx.session);
+      const request = await this.load(project, id, tx.session);
       if (request.createdBy.id !== actor.userId) throw new ChangeRequestForbidden("CREATE_CHANGE_REQUEST", "Only the creator of a change request can remove its changes");
       assertEditable(request);
       if (!request.changes.some((c) => c.id === changeId)) throw new NotFoundError(`Change request ${id} has no change ${changeId}`);
@@ -581,13 +582,7 @@ export class ChangeRequestService {
     if (!views.some((v) => v.name === environment)) throw new NotFoundError(`Environment ${environment} is not enabled in project ${project}`);
   }
 
-  private async load(project: string, id: number): Promise<ChangeRequestDocument> {
-    const request = await this.deps.store.get(id);
-    if (!request || request.project !== project) throw new NotFoundError(`Could not find change request ${id} in project ${project}`);
-    return request;
-  }
-
-  private async loadIn(project: string, id: number, session: Parameters<ChangeRequestStore["get"]>[1]): Promise<ChangeRequestDocument> {
+  private async load(project: string, id: number, session?: Parameters<ChangeRequestStore["get"]>[1]): Promise<ChangeRequestDocument> {
     const request = await this.deps.store.get(id, session);
     if (!request || request.project !== project) throw new NotFoundError(`Could not find change request ${id} in project ${project}`);
     return request;
@@ -643,9 +638,7 @@ export class ChangeRequestService {
     if (strategies.some((s) => !s.disabled)) return undefined;
     if (strategies.length > 0 && (enable.payload as { shouldActivateDisabledStrategies?: boolean }).shouldActivateDisabledStrategies) return undefined;
     const strategy = await this.deps.projects.defaultStrategy(request.project, request.environment);
-    const parameters = { ...strategy.parameters };
-    if (strategy.name === "flexibleRollout" && !parameters.groupId) parameters.groupId = name;
-    return { action: "addStrategy", payload: { ...strategy, parameters } as Record<string, unknown> };
+    return { action: "addStrategy", payload: { ...strategy, parameters: strategyParameters(strategy, name) } as Record<string, unknown> };
   }
 
   private async view(doc: ChangeRequestDocument): Promise<ChangeRequest> {

@@ -118,9 +118,4 @@ export class ContextService {
     const fields = await this.deps.contextFields.list();
     return new Map(fields.filter((f) => f.legalValues.length > 0).map((f) => [f._id, f.legalValues.map((v) => v.value)]));
   }
-
-  /** Fields usable as custom stickiness, besides `default` and `random`. */
-  async stickinessFields(): Promise<string[]> {
-    return (await this.deps.contextFields.list()).filter((f) => f.stickiness).map((f) => f._id);
-  }
 }

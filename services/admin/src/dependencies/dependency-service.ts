@@ -28,11 +28,16 @@ export class DependencyService {
     return this.deps.features.children(name);
   }
 
+  /** Why the flag cannot depend on `parentName`, or undefined (change requests ask when one is proposed). */
+  async problem(project: string, childName: string, parentName: string): Promise<string | undefined> {
+    const child = await this.deps.features.getInProject(project, childName);
+    const parent = await this.deps.features.find(parentName);
+    return dependencyProblem(toNode(child), parent && toNode(parent), (await this.childrenOf(childName)).length > 0) ?? undefined;
+  }
+
   /** Sets the flag's parent, replacing the one it had (Unleash allows one). */
   async add(project: string, childName: string, body: AddDependencyBody, actor: Actor): Promise<void> {
-    const child = await this.deps.features.getInProject(project, childName);
-    const parent = await this.deps.features.find(body.feature);
-    const problem = dependencyProblem(toNode(child), parent && toNode(parent), (await this.childrenOf(childName)).length > 0);
+    const problem = await this.problem(project, childName, body.feature);
     if (problem) throw new ValidationError(`Invalid body.feature: ${problem}`, [{ path: "body.feature", message: problem }]);
     // Variants narrow an enabled parent only; with enabled false they mean nothing and are dropped.
     const dependency = { feature: body.feature, enabled: body.enabled, variants: body.enabled ? body.variants : [] };

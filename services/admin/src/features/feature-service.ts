@@ -57,9 +57,6 @@ export const featureTypes = {
 export type FeatureType = keyof typeof featureTypes;
 export const featureTypeNames = Object.keys(featureTypes) as [FeatureType, ...FeatureType[]];
 
-/** Unleash's default limit of segments on one strategy. */
-export const maxSegmentsPerStrategy = 5;
-
 export interface CreateFeature {
   name: string;
   type?: FeatureType;
@@ -77,9 +74,9 @@ export interface UpdateFeature {
 
 export type StrategyInput = StrategyFields;
 
-/** Which segments exist; answered by the segment slice (or the collection until it lands). */
-export interface SegmentLookup {
-  missing(ids: readonly number[]): Promise<number[]>;
+/** The segment rules a strategy must meet (SegmentService): the per-strategy limit, existing, global or the project's own. */
+export interface StrategySegmentRules {
+  assertUsableInStrategy(ids: readonly number[], project: string): Promise<void>;
 }
 
 /** Tags of a flag, answered by the tag slice; none until it is wired. */
@@ -106,7 +103,7 @@ export class FeatureService {
       favorites: FavoriteStore;
       projects: ProjectService;
       strategyExists: (name: string) => Promise<boolean>;
-      segments: SegmentLookup;
+      segments: StrategySegmentRules;
       validateConstraints: ConstraintValidator;
       tags?: FeatureTagSource;
       unitOfWork: UnitOfWork;
@@ -289,13 +286,7 @@ export class FeatureService {
         }
       }
     }
-    const metadata = metadataOf(current);
-    let patched: Record<string, unknown>;
-    try {
-      patched = jsonPatch.applyPatch(structuredClone(metadata), operations as jsonPatch.Operation[], true, false).newDocument;
-    } catch (err) {
-      throw new ValidationError(`Invalid patch: ${(err as Error).message.split("\n")[0]}`);
-    }
+    const patched = applyJsonPatch(metadataOf(current), operations);
     const problems: string[] = [];
     if (typeof patched.description !== "string" && patched.description !== null && patched.description !== undefined) problems.push("description must be a string");
     if (!featureTypeNames.includes(patched.type as FeatureType)) problems.push(`type must be one of ${featureTypeNames.join(", ")}`);
@@ -467,7 +458,7 @@ export class FeatureService {
               return on;
             });
           } else if (defaultStrategy) {
-            const strategy = this.newStrategy(name, { ...defaultStrategy, parameters: defaultParameters(defaultStrategy, name) }, env.strategies);
+            const strategy = this.newStrategy(name, defaultStrategy, env.strategies);
             env.strategies = [...env.strategies, strategy];
             added.push(strategy);
           }
@@ -512,7 +503,7 @@ export class FeatureService {
   async addStrategy(project: string, name: string, environment: string, input: StrategyInput, actor: Actor): Promise<FeatureStrategyDocument> {
     await this.getInProject(project, name);
     await this.assertProjectEnvironment(project, name, environment);
-    await this.assertValidStrategy(input);
+    await this.assertValidStrategy(input, project);
     return this.deps.unitOfWork.run(async (tx) => {
       let created: FeatureStrategyDocument | undefined;
       await this.change(tx, actor, name, (doc) => {
@@ -538,7 +529,7 @@ export class FeatureService {
     actor: Actor,
   ): Promise<FeatureStrategyDocument> {
     const current = await this.getStrategy(project, name, environment, id);
-    await this.assertValidStrategy(input);
+    await this.assertValidStrategy(input, project);
     return this.deps.unitOfWork.run(async (tx) => {
       const updated: FeatureStrategyDocument = {
         ...current,
@@ -579,13 +570,7 @@ export class FeatureService {
   ): Promise<FeatureStrategyDocument> {
     const current = await this.getStrategy(project, name, environment, id);
     const { id: _id, featureName: _f, ...fields } = toStrategyResponse(name, current);
-    let patched: unknown;
-    try {
-      patched = jsonPatch.applyPatch(structuredClone(fields), operations as jsonPatch.Operation[], true, false).newDocument;
-    } catch (err) {
-      throw new ValidationError(`Invalid patch: ${(err as Error).message.split("\n")[0]}`);
-    }
-    const parsed = strategyFieldsSchema.safeParse(patched);
+    const parsed = strategyFieldsSchema.safeParse(applyJsonPatch(fields, operations));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new ValidationError(`Invalid patch result: ${issue?.path.join(".")} ${issue?.message}`);
@@ -687,13 +672,7 @@ export class FeatureService {
     actor: Actor,
   ): Promise<{ version: number; variants: FeatureVariant[] }> {
     const { variants } = await this.getVariants(project, name, environment);
-    let patched: unknown;
-    try {
-      patched = jsonPatch.applyPatch(structuredClone(variants), operations as jsonPatch.Operation[], true, false).newDocument;
-    } catch (err) {
-      throw new ValidationError(`Invalid patch: ${(err as Error).message.split("\n")[0]}`);
-    }
-    const parsed = featureVariantListSchema.safeParse(patched);
+    const parsed = featureVariantListSchema.safeParse(applyJsonPatch(variants, operations));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new ValidationError(`Invalid patch result: ${[...(issue?.path ?? [])].join(".")} ${issue?.message}`);
@@ -736,20 +715,13 @@ export class FeatureService {
     }
   }
 
-  /** The checks every strategy write makes; change requests run them when a strategy is proposed. */
-  async assertValidStrategy(input: StrategyInput): Promise<void> {
+  /** The checks every strategy write in `project` makes; change requests run them when a strategy is proposed. */
+  async assertValidStrategy(input: StrategyInput, project: string): Promise<void> {
     if (!(await this.deps.strategyExists(input.name))) {
       throw new ValidationError(`Strategy ${input.name} is not defined`, [{ path: "name", message: "Unknown strategy name" }]);
     }
     await this.deps.validateConstraints(input.constraints ?? [], "constraints");
-    const segments = input.segments ?? [];
-    if (segments.length > maxSegmentsPerStrategy) {
-      throw new ValidationError(`A strategy may use at most ${maxSegmentsPerStrategy} segments`, [{ path: "segments", message: "Too many segments" }]);
-    }
-    const missing = await this.deps.segments.missing(segments);
-    if (missing.length > 0) {
-      throw new ValidationError(`Segment(s) ${missing.join(", ")} do not exist`, [{ path: "segments", message: "Unknown segment ids" }]);
-    }
+    await this.deps.segments.assertUsableInStrategy(input.segments ?? [], project);
     assertValidStrategyVariants(input.variants ?? []);
   }
 
@@ -762,7 +734,7 @@ export class FeatureService {
       sortOrder: input.sortOrder ?? Math.max(-1, ...siblings.map((s) => s.sortOrder)) + 1,
       constraints: (input.constraints ?? []) as Constraint[],
       variants: input.variants ?? [],
-      parameters: input.name === "flexibleRollout" ? { groupId: featureName, ...input.parameters } : (input.parameters ?? {}),
+      parameters: strategyParameters(input, featureName),
       segments: input.segments ?? [],
       createdAt: this.deps.clock(),
     };
@@ -792,10 +764,20 @@ export function assertValidStrategyVariants(variants: readonly StrategyVariant[]
   }
 }
 
-function defaultParameters(strategy: StrategyInput, featureName: string): Record<string, string> {
+/** A strategy's parameters on a flag: a flexible rollout without a group id groups by the flag's name. */
+export function strategyParameters(strategy: Pick<StrategyInput, "name" | "parameters">, featureName: string): Record<string, string> {
   const parameters = { ...strategy.parameters };
   if (strategy.name === "flexibleRollout" && !parameters.groupId) parameters.groupId = featureName;
   return parameters;
+}
+
+/** RFC 6902 on a copy of `doc`; any bad operation refuses the whole patch with a 400. */
+function applyJsonPatch<T>(doc: T, operations: JsonPatchItem[]): T {
+  try {
+    return jsonPatch.applyPatch(structuredClone(doc), operations as jsonPatch.Operation[], true, false).newDocument;
+  } catch (err) {
+    throw new ValidationError(`Invalid patch: ${(err as Error).message.split("\n")[0]}`);
+  }
 }
 
 function withCollaborator(doc: FeatureDocument, actor: Actor, now: Date): FeatureDocument {

@@ -55,16 +55,6 @@ export class SegmentService {
     return doc;
   }
 
-  /** Whether every id names a segment. */
-  async exists(ids: readonly number[]): Promise<boolean> {
-    return (await this.missing(ids)).length === 0;
-  }
-
-  async missing(ids: readonly number[]): Promise<number[]> {
-    const found = new Set((await this.deps.segments.getMany(ids)).map((s) => s._id));
-    return [...new Set(ids)].filter((id) => !found.has(id));
-  }
-
   /**
    * What a strategy in `project` may reference: at most `strategySegments` segments, each existing
    * and either global or the project's own. `path` names the field in errors (`segments`).

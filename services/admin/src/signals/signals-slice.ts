@@ -119,4 +119,3 @@ export async function createSignalsSlice({
     },
   };
 }
-export type SignalsSlice = Awaited<ReturnType<typeof createSignalsSlice>>;

@@ -144,17 +144,6 @@ export class TagService {
     return (await this.deps.tags.featureTags(feature)).map(toTag);
   }
 
-  /** Every flag's tags at once, for list responses. */
-  async tagsByFeature(): Promise<Map<string, Tag[]>> {
-    const byFeature = new Map<string, Tag[]>();
-    for (const doc of await this.deps.tags.allFeatureTags()) {
-      const list = byFeature.get(doc.feature) ?? [];
-      list.push(toTag(doc));
-      byFeature.set(doc.feature, list);
-    }
-    return byFeature;
-  }
-
   async featureTags(featureName: string): Promise<Tag[]> {
     await this.requireFeature(featureName);
     return this.tagsOf(featureName);

@@ -46,7 +46,6 @@ export interface TagStore {
   deleteTag(type: string, value: string, session: StoreSession): Promise<boolean>;
 
   featureTags(feature: string, session?: StoreSession): Promise<FeatureTagDocument[]>;
-  allFeatureTags(): Promise<FeatureTagDocument[]>;
   addFeatureTag(doc: FeatureTagDocument, session: StoreSession): Promise<boolean>;
   removeFeatureTag(feature: string, type: string, value: string, session: StoreSession): Promise<boolean>;
   removeFeatureTags(feature: string, session: StoreSession): Promise<number>;
@@ -84,7 +83,6 @@ export async function createTagStore(engine: StoreEngine): Promise<TagStore> {
       return (await tags.deleteOne({ _id: tagId(type, value) }, { session })).deletedCount === 1;
     },
     featureTags: (feature, session) => featureTags.find({ feature }, { sort: { type: 1, value: 1 }, session }),
-    allFeatureTags: () => featureTags.find({}, { sort: { feature: 1, type: 1, value: 1 } }),
     async addFeatureTag(doc, session) {
       if (await featureTags.findOne({ _id: doc._id }, { session })) return false;
       await featureTags.insertOne(doc, { session });

@@ -1,0 +1,78 @@
+/**
+ * The admin slices wired together as compose.ts wires them (embedded store, in-memory bus and
+ * cache, no network): the rules that cross slices, checked through the domain services.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTokenSecret } from "@vexil/auth";
+import { createMemoryBus } from "@vexil/bus";
+import { createMemoryCache } from "@vexil/cache";
+import { createLogger } from "@vexil/logger";
+import { createEmbeddedEngine } from "@vexil/store";
+import type { Actor } from "./access/access-service.js";
+import { createAdminDeps, type AdminDeps, type AdminSettings } from "./compose.js";
+import { createAdminService } from "./service.js";
+
+const admin: Actor = { name: "admin", userId: 1 };
+
+async function startAdmin(settings: Partial<AdminSettings> = {}) {
+  const dir = await mkdtemp(path.join(tmpdir(), "vexil-admin-compose-"));
+  const engines = { store: await createEmbeddedEngine({ dir }), bus: createMemoryBus(), cache: createMemoryCache() };
+  const deps = await createAdminDeps({
+    engines,
+    settings: {
+      INIT_ADMIN_API_TOKENS: [createTokenSecret({ projects: ["*"], environment: "*" })],
+      INIT_CLIENT_API_TOKENS: [],
+      INIT_FRONTEND_API_TOKENS: [],
+      ...settings,
+    },
+    logger: createLogger({ service: "admin-compose-test", level: "silent" }),
+  });
+  const service = createAdminService(deps);
+  await service.start();
+  return {
+    deps,
+    async stop() {
+      await service.stop();
+      await engines.store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe("strategies take the segment rules from the segment slice", () => {
+  let system: { deps: AdminDeps; stop(): Promise<void> };
+  beforeAll(async () => {
+    system = await startAdmin({ UNLEASH_STRATEGY_SEGMENTS_LIMIT: 2 });
+  });
+  afterAll(() => system.stop());
+
+  it("applies the configured per-strategy limit and refuses another project's segment", async () => {
+    const { featureService, segmentService, projectService } = system.deps;
+    await projectService.create({ id: "other", name: "Other" }, admin);
+    const ids: number[] = [];
+    for (const name of ["s1", "s2", "s3"]) ids.push((await segmentService.create({ name, constraints: [] }, admin)).id);
+    const foreign = await segmentService.create({ name: "theirs", project: "other", constraints: [] }, admin);
+    await featureService.create("default", { name: "segmented" }, admin);
+    const add = (segments: number[]) => featureService.addStrategy("default", "segmented", "development", { name: "default", segments }, admin);
+
+    await expect(add(ids)).rejects.toMatchObject({ name: "ValidationError", message: expect.stringMatching(/at most 2 segments/) });
+    await expect(add([foreign.id])).rejects.toMatchObject({ name: "ValidationError", message: expect.stringMatching(/belongs to project other/) });
+    await expect(add([999])).rejects.toMatchObject({ name: "ValidationError", message: expect.stringMatching(/no segment exists/) });
+    expect((await featureService.get("segmented")).environments.development?.strategies ?? []).toEqual([]);
+
+    const added = await add(ids.slice(0, 2));
+    expect(added.segments).toEqual(ids.slice(0, 2));
+  });
+
+  it("gives a flexible rollout without a group id the flag's name, as the default strategy does", async () => {
+    const { featureService } = system.deps;
+    await featureService.create("default", { name: "grouped" }, admin);
+    const added = await featureService.addStrategy("default", "grouped", "development", { name: "flexibleRollout", parameters: { rollout: "50", stickiness: "default" } }, admin);
+    expect(added.parameters.groupId).toBe("grouped");
+    const enabled = await featureService.setEnvironmentEnabled("default", "grouped", "production", true, admin);
+    expect(enabled.environments.production?.strategies[0]?.parameters.groupId).toBe("grouped");
+  });
+});
