@@ -76,3 +76,64 @@ describe("strategies take the segment rules from the segment slice", () => {
     expect(enabled.environments.production?.strategies[0]?.parameters.groupId).toBe("grouped");
   });
 });
+
+describe("archiving and hard-deleting are one unit of work with their clean-up", () => {
+  let system: { deps: AdminDeps; stop(): Promise<void> };
+  beforeAll(async () => {
+    system = await startAdmin();
+  });
+  afterAll(() => system.stop());
+
+  it("drops the dependencies of archived flags in the archive's own commit", async () => {
+    const { featureService, dependencyService, events } = system.deps;
+    await featureService.create("default", { name: "parent-a" }, admin);
+    await featureService.create("default", { name: "child-a" }, admin);
+    await dependencyService.add("default", "child-a", { feature: "parent-a", enabled: true, variants: [] }, admin);
+
+    await featureService.archive("default", ["parent-a"], admin);
+
+    // No waiting: the clean-up committed with the archive.
+    expect((await featureService.get("child-a")).dependencies).toEqual([]);
+    const { events: recent } = await events.list({ featureName: "child-a", offset: 0, limit: 5 });
+    expect(recent.map((e) => e.type)).toContain("feature-dependencies-removed");
+  });
+
+  it("archives nothing when the dependency clean-up fails", async () => {
+    const { featureService, dependencyService } = system.deps;
+    await featureService.create("default", { name: "parent-b" }, admin);
+    await featureService.create("default", { name: "child-b" }, admin);
+    await dependencyService.add("default", "child-b", { feature: "parent-b", enabled: false, variants: [] }, admin);
+    featureService.addChangeGuard(async (before, after) => {
+      if (after._id === "child-b" && after.dependencies.length < before.dependencies.length) throw new Error("clean-up failed");
+    });
+
+    await expect(featureService.archive("default", ["parent-b"], admin)).rejects.toThrow("clean-up failed");
+
+    expect((await featureService.get("parent-b")).archived).toBe(false);
+    expect((await featureService.get("child-b")).dependencies).toEqual([{ feature: "parent-b", enabled: false, variants: [] }]);
+  });
+
+  it("removes a deleted flag's tags in the delete's commit, and deletes nothing when that fails", async () => {
+    const { featureService, tagService, stores } = system.deps;
+    for (const name of ["tagged-a", "tagged-b"]) {
+      await featureService.create("default", { name }, admin);
+      await tagService.addFeatureTag(name, { type: "simple", value: "team-x" }, admin);
+    }
+    await featureService.archive("default", ["tagged-a", "tagged-b"], admin);
+
+    await featureService.deleteArchived("default", ["tagged-a"], admin);
+    expect(await stores.tags.featureTags("tagged-a")).toEqual([]);
+
+    const removeFeatureTags = stores.tags.removeFeatureTags;
+    stores.tags.removeFeatureTags = async () => {
+      throw new Error("tag store unavailable");
+    };
+    try {
+      await expect(featureService.deleteArchived("default", ["tagged-b"], admin)).rejects.toThrow("tag store unavailable");
+    } finally {
+      stores.tags.removeFeatureTags = removeFeatureTags;
+    }
+    expect((await featureService.get("tagged-b")).archived).toBe(true);
+    expect((await tagService.tagsOf("tagged-b")).map((t) => t.value)).toEqual(["team-x"]);
+  });
+});

@@ -122,8 +122,10 @@ export async function createAdminDeps({
   const flagModelLog = logger.child({ module: "flag-model" });
   const logListenerError = (err: unknown) => flagModelLog.error({ err }, "reacting to a committed change failed");
   unitOfWork.onCommitted(environmentTypes.listener(logListenerError));
-  unitOfWork.onCommitted(dependencyService.archiveListener(logListenerError));
-  unitOfWork.onCommitted(tagService.deletedFeatureListener(logListenerError));
+  featureService.addRemovalStep({
+    archived: (tx, names, actor) => dependencyService.removeDependenciesOfArchived(tx, names, actor),
+    deleted: (tx, names) => tagService.removeTagsOfDeleted(tx, names),
+  });
   const projectReports = new ProjectReports({
     projects: projectService,
     features: featureService,

@@ -1,8 +1,7 @@
 import type { AddDependencyBody, ValidateArchiveResponse } from "@vexil/contracts";
 import { NotFoundError, ValidationError } from "@vexil/errors";
 import type { Actor } from "../access/access-service.js";
-import type { EventDocument } from "../events/event-store.js";
-import type { UnitOfWork } from "../events/unit-of-work.js";
+import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import type { FeatureDocument } from "../features/feature-model.js";
 import type { FeatureService } from "../features/feature-service.js";
 import { archiveImpact, dependencyProblem, type DependencyNode } from "./dependency-rules.js";
@@ -84,39 +83,26 @@ export class DependencyService {
   }
 
   /**
-   * After flags are archived, their dependencies go, both ways (what endpoint 16 warns about): the
-   * archived flags lose their parents and their children lose them as parents.
+   * Inside the archive's transaction (a FeatureService removal step), the archived flags'
+   * dependencies go, both ways (what endpoint 16 warns about): the archived flags lose their
+   * parents and their children lose them as parents.
    */
-  async removeDependenciesOfArchived(archived: string[], actor: Actor): Promise<void> {
+  async removeDependenciesOfArchived(tx: Transaction, archived: string[], actor: Actor): Promise<void> {
     const gone = new Set(archived);
     const affected = new Set<string>();
     for (const name of archived) {
-      const doc = await this.deps.features.find(name);
+      const doc = await this.deps.features.find(name, tx.session);
       if (doc && doc.dependencies.length > 0) affected.add(name);
-      for (const child of await this.childrenOf(name)) affected.add(child);
+      for (const child of await this.deps.features.children(name, tx.session)) affected.add(child);
     }
-    if (affected.size === 0) return;
-    await this.deps.unitOfWork.run(async (tx) => {
-      for (const name of affected) {
-        const { before, after } = await this.deps.features.change(tx, actor, name, (doc) => ({
-          ...doc,
-          dependencies: gone.has(doc._id) ? [] : doc.dependencies.filter((d) => !gone.has(d.feature)),
-        }));
-        if (before.dependencies.length !== after.dependencies.length) {
-          await tx.record({ type: "feature-dependencies-removed", actor, project: after.project, featureName: name });
-        }
+    for (const name of affected) {
+      const { before, after } = await this.deps.features.change(tx, actor, name, (doc) => ({
+        ...doc,
+        dependencies: gone.has(doc._id) ? [] : doc.dependencies.filter((d) => !gone.has(d.feature)),
+      }));
+      if (before.dependencies.length !== after.dependencies.length) {
+        await tx.record({ type: "feature-dependencies-removed", actor, project: after.project, featureName: name });
       }
-    });
-  }
-
-  /** A unit-of-work listener running `removeDependenciesOfArchived` for archive events, as their actor. */
-  archiveListener(onError: (err: unknown) => void) {
-    return (events: EventDocument[]) => {
-      const archived = events.filter((e) => e.type === "feature-archived" && e.featureName);
-      const first = archived[0];
-      if (!first) return;
-      const actor = { name: first.createdBy, userId: first.createdByUserId };
-      this.removeDependenciesOfArchived(archived.map((e) => e.featureName as string), actor).catch(onError);
-    };
+    }
   }
 }

@@ -36,6 +36,7 @@ import {
 } from "@vexil/contracts";
 import { NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
 import type { Actor } from "../access/access-service.js";
+import type { StoreSession } from "@vexil/store";
 import type { ConstraintValidator } from "../constraints/constraint-validation.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import type { ProjectService } from "../projects/project-service.js";
@@ -84,6 +85,15 @@ export interface FeatureTagSource {
   forFeature(name: string): Promise<Tag[]>;
 }
 
+/**
+ * Work that commits with an archive or a hard delete, inside its transaction (dependencies of
+ * archived flags, tags of deleted ones): if it fails, the flags stay as they were.
+ */
+export interface FeatureRemovalStep {
+  archived?(tx: Transaction, names: string[], actor: Actor): Promise<void>;
+  deleted?(tx: Transaction, names: string[]): Promise<void>;
+}
+
 export type FeatureChangeHook = (before: FeatureDocument | null, after: FeatureDocument, now: Date) => FeatureDocument;
 /** Runs inside every flag change's transaction once the change is known; throwing refuses it. */
 export type FeatureChangeGuard = (before: FeatureDocument, after: FeatureDocument) => Promise<void>;
@@ -96,6 +106,7 @@ const emptyEnvironment = (): FeatureEnvironmentDocument => ({ enabled: false, st
 export class FeatureService {
   private readonly hooks: FeatureChangeHook[] = [];
   private readonly guards: FeatureChangeGuard[] = [];
+  private readonly removalSteps: FeatureRemovalStep[] = [];
 
   constructor(
     private readonly deps: {
@@ -120,10 +131,15 @@ export class FeatureService {
     this.guards.push(guard);
   }
 
+  addRemovalStep(step: FeatureRemovalStep): void {
+    this.removalSteps.push(step);
+  }
+
   // ---- reads ----------------------------------------------------------------------------------
 
-  find(name: string): Promise<FeatureDocument | null> {
-    return this.deps.features.get(name);
+  /** With a session: the flag as the running transaction sees it. */
+  find(name: string, session?: StoreSession): Promise<FeatureDocument | null> {
+    return this.deps.features.get(name, session);
   }
 
   async get(name: string): Promise<FeatureDocument> {
@@ -158,8 +174,8 @@ export class FeatureService {
     if (names.length > 0) await this.deps.features.setLastSeen(environment, names, at);
   }
 
-  async children(name: string): Promise<string[]> {
-    return (await this.deps.features.children(name)).map((doc) => doc._id);
+  async children(name: string, session?: StoreSession): Promise<string[]> {
+    return (await this.deps.features.children(name, session)).map((doc) => doc._id);
   }
 
   async toResponse(doc: FeatureDocument, { userId }: { userId?: number } = {}): Promise<Feature> {
@@ -327,6 +343,7 @@ export class FeatureService {
         }));
         await tx.record({ type: "feature-archived", actor, project, featureName: name });
       }
+      for (const step of this.removalSteps) await step.archived?.(tx, unique(names), actor);
     });
   }
 
@@ -363,6 +380,7 @@ export class FeatureService {
         await this.deps.favorites.removeFeature(name, tx.session);
         await tx.record({ type: "feature-deleted", actor, project: doc.project, featureName: name, preData: metadataOf(doc) });
       }
+      for (const step of this.removalSteps) await step.deleted?.(tx, unique(names));
     });
   }
 

@@ -3,7 +3,6 @@ import { NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
 import { DuplicateKeyError } from "@vexil/store";
 import type { Actor } from "../access/access-service.js";
 import type { FeatureReader } from "../constraints/strategy-usage.js";
-import type { EventDocument } from "../events/event-store.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import type { FeatureDocument } from "../features/feature-model.js";
 import { featureTagId, tagId, type TagStore, type TagTypeDocument } from "./tag-store.js";
@@ -170,17 +169,9 @@ export class TagService {
     await this.deps.unitOfWork.run((tx) => this.untagFeature(feature, tag, actor, tx));
   }
 
-  /** A unit-of-work listener: a hard-deleted flag's tags are removed with it. */
-  deletedFeatureListener(onError: (err: unknown) => void) {
-    return (events: EventDocument[]) => {
-      const deleted = events.filter((e) => e.type === "feature-deleted" && e.featureName).map((e) => e.featureName as string);
-      if (deleted.length === 0) return;
-      this.deps.unitOfWork
-        .run(async (tx) => {
-          for (const name of deleted) await this.deps.tags.removeFeatureTags(name, tx.session);
-        })
-        .catch(onError);
-    };
+  /** Inside a hard delete's transaction (a FeatureService removal step): the flags' tags go with them. */
+  async removeTagsOfDeleted(tx: Transaction, names: string[]): Promise<void> {
+    for (const name of names) await this.deps.tags.removeFeatureTags(name, tx.session);
   }
 
   private async tagFeature(feature: FeatureDocument, tag: Tag, actor: Actor, tx: Transaction, path: string): Promise<void> {
