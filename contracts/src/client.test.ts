@@ -6,7 +6,9 @@ import {
   deltaEventSchema,
   frontendContextBodySchema,
   snapshotCacheKey,
-  storedSnapshotSchema,
+  snapshotFeatureKey,
+  snapshotIndexSchema,
+  snapshotSegmentsKey,
 } from "./schemas/index.js";
 import { featuresSeenSchema, topics } from "./events.js";
 
@@ -32,11 +34,14 @@ describe("client contract", () => {
     expect(deltaEventSchema.safeParse({ eventId: 3, type: "feature-exploded" }).success).toBe(false);
   });
 
-  it("reads stored snapshots with features as JSON text", () => {
-    const stored = { environment: "development", revision: 4, features: ['{"name":"a"}'], segments: [] };
-    expect(storedSnapshotSchema.parse(stored)).toEqual(stored);
-    expect(storedSnapshotSchema.safeParse({ ...stored, revision: -1 }).success).toBe(false);
+  it("reads snapshot indexes and names each snapshot entry", () => {
+    const index = { environment: "development", revision: 4, featureNames: ["a"] };
+    expect(snapshotIndexSchema.parse(index)).toEqual(index);
+    expect(snapshotIndexSchema.safeParse({ ...index, revision: -1 }).success).toBe(false);
+    expect(snapshotIndexSchema.safeParse({ ...index, featureNames: [1] }).success).toBe(false);
     expect(snapshotCacheKey("production")).toBe("snapshot:production");
+    expect(snapshotFeatureKey("production", "new-checkout")).toBe("snapshot:production:feature:new-checkout");
+    expect(snapshotSegmentsKey("production")).toBe("snapshot:production:segments");
   });
 
   it("takes the frontend context nested or bare", () => {

@@ -59,6 +59,9 @@ describe("subjects and topics", () => {
   it("types and validates the notification payloads", () => {
     expect(topics.snapshotUpdated("dev").schema.parse({ environment: "dev", revision: 42 })).toEqual({ environment: "dev", revision: 42 });
     expect(topics.snapshotUpdated("dev").schema.safeParse({ environment: "dev", revision: -1 }).success).toBe(false);
+    const followUp = { environment: "dev", revision: 5, previousRevision: 4, changedFeatures: ["a"], segmentsChanged: false };
+    expect(topics.snapshotUpdated("dev").schema.parse(followUp)).toEqual(followUp);
+    expect(topics.snapshotUpdated("dev").schema.safeParse({ ...followUp, changedFeatures: "a" }).success).toBe(false);
 
     const change = { kind: "delete", secretHash: "a".repeat(64), tokenName: "t", type: "frontend", environment: "dev", projects: ["*"] };
     expect(topics.tokensChanged.schema.parse(change)).toEqual(change);

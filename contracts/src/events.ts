@@ -193,10 +193,18 @@ export const domainEventSchema = z.object({
 export type DomainEvent = z.infer<typeof domainEventSchema>;
 export type DomainEventInput = z.input<typeof domainEventSchema>;
 
-/** A new snapshot for one environment; `revision` is the JetStream stream sequence it reflects. */
+/**
+ * A new snapshot for one environment; `revision` is the id of the newest event it reflects. When
+ * it names `previousRevision` and the changed flags, a reader holding exactly that revision reads
+ * only those entries (and the segments when `segmentsChanged`); any other reader, or a notice
+ * without them, reloads the whole snapshot.
+ */
 export const snapshotUpdatedSchema = z.object({
   environment: z.string().min(1),
   revision: z.number().int().nonnegative(),
+  previousRevision: z.number().int().nonnegative().optional(),
+  changedFeatures: z.array(z.string()).optional(),
+  segmentsChanged: z.boolean().optional(),
 });
 export type SnapshotUpdated = z.infer<typeof snapshotUpdatedSchema>;
 

@@ -127,19 +127,24 @@ export const clientMetricsSchema = z
 export type ClientMetrics = z.infer<typeof clientMetricsSchema>;
 
 /**
- * The per-environment snapshot the admin writes to the cache (`snapshot:<env>`) for frontend-eval.
- * Each feature is kept as its own JSON text, sorted by name, so readers can tell what changed by
- * comparing strings and can splice the payload together without serialising it again.
+ * The per-environment snapshot the admin keeps in the cache for frontend-eval, one entry per flag
+ * so a change rewrites only what changed: the index (`snapshot:<env>`, the revision and the names
+ * of the flags served, sorted), each flag's JSON text as the SDKs receive it
+ * (`snapshot:<env>:feature:<name>`, stored raw so readers splice payloads without serialising
+ * again) and the segment list (`snapshot:<env>:segments`). The admin writes flags and segments
+ * before the index, and the index before announcing, so a reader never sees a revision whose
+ * entries are older than it.
  */
-export const storedSnapshotSchema = z.object({
+export const snapshotIndexSchema = z.object({
   environment: z.string().min(1),
   /** Id of the newest domain event the snapshot reflects. */
   revision: z.number().int().nonnegative(),
-  features: z.array(z.string()),
-  segments: z.array(clientSegmentSchema),
+  featureNames: z.array(z.string()),
 });
-export type StoredSnapshot = z.infer<typeof storedSnapshotSchema>;
+export type SnapshotIndex = z.infer<typeof snapshotIndexSchema>;
 
 export const snapshotCacheKey = (environment: string) => `snapshot:${environment}`;
+export const snapshotFeatureKey = (environment: string, featureName: string) => `snapshot:${environment}:feature:${featureName}`;
+export const snapshotSegmentsKey = (environment: string) => `snapshot:${environment}:segments`;
 /** The environments that have a snapshot, so readers know what to hydrate at boot. */
 export const snapshotEnvironmentsKey = "snapshot-environments";

@@ -2,14 +2,16 @@ import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTokenSecret, tokenDigest, type TokenGrant } from "@vexil/auth";
 import { createMemoryBus } from "@vexil/bus";
-import { createMemoryCache } from "@vexil/cache";
+import { createMemoryCache, type Cache } from "@vexil/cache";
 import {
   snapshotCacheKey,
   snapshotEnvironmentsKey,
+  snapshotFeatureKey,
+  snapshotSegmentsKey,
   topics,
   type ClientFeature,
   type ClientSegment,
-  type StoredSnapshot,
+  type SnapshotIndex,
 } from "@vexil/contracts";
 import { createHttpApp, listen, type RunningServer } from "@vexil/http";
 import { createLogger } from "@vexil/logger";
@@ -71,13 +73,24 @@ const initialFeatures = [
   }),
 ];
 
-function stored(revision: number, features: ClientFeature[], segments: ClientSegment[] = [vipSegment]): StoredSnapshot {
-  return {
-    environment: "development",
-    revision,
-    features: [...features].sort((a, b) => a.name.localeCompare(b.name)).map((f) => JSON.stringify(f)),
-    segments,
-  };
+interface Stored {
+  revision: number;
+  features: ClientFeature[];
+  segments: ClientSegment[];
+}
+
+function stored(revision: number, features: ClientFeature[], segments: ClientSegment[] = [vipSegment]): Stored {
+  return { revision, features, segments };
+}
+
+/** Writes the development snapshot's entries and index as the admin's publisher does. */
+async function writeSnapshot(cache: Cache, { revision, features, segments }: Stored) {
+  const before = (await cache.getJson<SnapshotIndex>(snapshotCacheKey("development")))?.featureNames ?? [];
+  for (const name of before) await cache.del(snapshotFeatureKey("development", name));
+  for (const f of features) await cache.set(snapshotFeatureKey("development", f.name), JSON.stringify(f));
+  await cache.setJson(snapshotSegmentsKey("development"), segments);
+  const index: SnapshotIndex = { environment: "development", revision, featureNames: features.map((f) => f.name).sort() };
+  await cache.setJson(snapshotCacheKey("development"), index);
 }
 
 function grant(secret: string, type: TokenGrant["type"], projects: string[], environment: string): TokenGrant {
@@ -107,12 +120,9 @@ describe("frontend-eval service", () => {
     });
 
   /** What the admin does after a change: write the snapshot, then announce it. */
-  async function publish(snapshot: StoredSnapshot) {
-    await cache.setJson(snapshotCacheKey(snapshot.environment), snapshot);
-    bus.publish(topics.snapshotUpdated(snapshot.environment).subject, {
-      environment: snapshot.environment,
-      revision: snapshot.revision,
-    });
+  async function publish(snapshot: Stored, change: { previousRevision: number; changedFeatures: string[] } | undefined = undefined) {
+    await writeSnapshot(cache, snapshot);
+    bus.publish(topics.snapshotUpdated("development").subject, { environment: "development", revision: snapshot.revision, ...change });
   }
 
   beforeAll(async () => {
@@ -123,7 +133,7 @@ describe("frontend-eval service", () => {
       grant(tokens.frontendOtherEnv, "frontend", ["*"], "production"),
     ]);
     await cache.setJson(snapshotEnvironmentsKey, ["development"]);
-    await cache.setJson(snapshotCacheKey("development"), stored(10, initialFeatures));
+    await writeSnapshot(cache, stored(10, initialFeatures));
     bus.subscribe(topics.featuresSeen.subject, (payload) => {
       seen.push(payload);
     });
@@ -339,6 +349,57 @@ describe("frontend-eval service", () => {
       bus.publish(topics.snapshotUpdated("development").subject, { nonsense: true });
       const body = await (await get("/api/client/features", tokens.client)).json();
       expect(body.meta.revisionId).toBe(12);
+    });
+
+    it("reads only the flags an announcement names when it follows the revision held", async () => {
+      const delta = await get("/api/client/delta", tokens.client, { "if-none-match": '"12"' });
+      expect(delta.status).toBe(304);
+      const gamma = initialFeatures.find((f) => f.name === "gamma")!;
+      // alpha switched on, delta added, props removed; gamma untouched.
+      await writeSnapshot(cache, stored(13, [feature("alpha"), feature("delta"), gamma]));
+      const reads = vi.spyOn(cache, "get");
+      const readsJson = vi.spyOn(cache, "getJson");
+      bus.publish(topics.snapshotUpdated("development").subject, {
+        environment: "development",
+        revision: 13,
+        previousRevision: 12,
+        changedFeatures: ["alpha", "delta", "props"],
+      });
+      await vi.waitFor(async () => expect((await (await get("/api/client/features", tokens.client)).json()).meta.revisionId).toBe(13));
+      // Only the named entries, not the index nor the others.
+      const keysRead = [...reads.mock.calls, ...readsJson.mock.calls].map(([key]) => key).filter((key) => key.startsWith("snapshot:"));
+      expect(keysRead.sort()).toEqual(["alpha", "delta", "props"].map((name) => snapshotFeatureKey("development", name)));
+      reads.mockRestore();
+      readsJson.mockRestore();
+
+      const body = await (await get("/api/client/features", tokens.client)).json();
+      expect(body.features.map((f: ClientFeature) => [f.name, f.enabled])).toEqual([
+        ["alpha", true],
+        ["delta", true],
+        ["gamma", true],
+      ]);
+      const events = (await (await get("/api/client/delta", tokens.client, { "if-none-match": '"12"' })).json()).events;
+      expect(events.map((e: { type: string; feature?: ClientFeature; featureName?: string }) => [e.type, e.feature?.name ?? e.featureName])).toEqual([
+        ["feature-updated", "alpha"],
+        ["feature-updated", "delta"],
+        ["feature-removed", "props"],
+      ]);
+      const frontend = await (await get("/api/frontend?userId=vip", tokens.frontend)).json();
+      expect(frontend.toggles.map((t: { name: string }) => t.name)).toEqual(["alpha", "delta", "gamma"]);
+    });
+
+    it("reloads the whole snapshot after an announcement it cannot follow", async () => {
+      const all = [feature("alpha", { enabled: false }), feature("delta"), feature("gamma", { enabled: false }), feature("late")];
+      // Revision 14 never reached this reader; the notice for 15 follows 14.
+      await publish(stored(15, all), { previousRevision: 14, changedFeatures: ["late"] });
+      await vi.waitFor(async () => expect((await (await get("/api/client/features", tokens.client)).json()).meta.revisionId).toBe(15));
+      const body = await (await get("/api/client/features", tokens.client)).json();
+      expect(body.features.map((f: ClientFeature) => [f.name, f.enabled])).toEqual([
+        ["alpha", false],
+        ["delta", true],
+        ["gamma", false],
+        ["late", true],
+      ]);
     });
   });
 });

@@ -1,7 +1,15 @@
 import { describe, expect, it, vi } from "vitest";
 import { createMemoryBus } from "@vexil/bus";
 import { createMemoryCache } from "@vexil/cache";
-import { snapshotCacheKey, snapshotEnvironmentsKey, storedSnapshotSchema, type EventType } from "@vexil/contracts";
+import {
+  clientSegmentSchema,
+  snapshotCacheKey,
+  snapshotEnvironmentsKey,
+  snapshotFeatureKey,
+  snapshotIndexSchema,
+  snapshotSegmentsKey,
+  type EventType,
+} from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
 import type { FeatureDocument, FeatureStrategyDocument, SegmentDocument } from "../features/feature-model.js";
 import { toClientFeature } from "./client-features.js";
@@ -119,9 +127,14 @@ async function setup() {
     logger: createLogger({ service: "test", level: "silent" }),
     retryDelayMs: 10,
   });
-  const read = async (environment: string) =>
-    storedSnapshotSchema.parse(await cache.getJson(snapshotCacheKey(environment)));
-  const features = async (environment: string) => (await read(environment)).features.map((json) => JSON.parse(json));
+  /** The environment's snapshot as a reader assembles it from the index and its entries. */
+  const read = async (environment: string) => {
+    const index = snapshotIndexSchema.parse(await cache.getJson(snapshotCacheKey(environment)));
+    const texts = await Promise.all(index.featureNames.map((name) => cache.get(snapshotFeatureKey(environment, name))));
+    const segments = clientSegmentSchema.array().parse(await cache.getJson(snapshotSegmentsKey(environment)));
+    return { ...index, features: texts.map((json) => JSON.parse(json!)), segments };
+  };
+  const features = async (environment: string) => (await read(environment)).features;
   return { model, cache, bus, publisher, announced, read, features };
 }
 
@@ -206,7 +219,9 @@ describe("SnapshotPublisher", () => {
     expect(model.reads.listFeatures).toBe(listsBefore);
     expect((await features("development"))[0].enabled).toBe(false);
     expect((await read("development")).revision).toBe(1);
-    expect(announced).toEqual([{ environment: "development", revision: 1 }]);
+    expect(announced).toEqual([
+      { environment: "development", revision: 1, previousRevision: 0, changedFeatures: ["a"], segmentsChanged: false },
+    ]);
     await publisher.stop();
   });
 
@@ -227,8 +242,8 @@ describe("SnapshotPublisher", () => {
     await publisher.stop();
   });
 
-  it("drops archived and deleted flags", async () => {
-    const { model, publisher, features } = await setup();
+  it("drops archived and deleted flags and their entries", async () => {
+    const { model, publisher, features, cache } = await setup();
     model.flags.set("a", flag("a"));
     model.flags.set("b", flag("b"));
     await publisher.start();
@@ -237,7 +252,50 @@ describe("SnapshotPublisher", () => {
     publisher.notify([model.event("feature-archived", "a"), model.event("feature-deleted", "b")]);
     await publisher.idle();
     expect(await features("development")).toEqual([]);
+    expect(await cache.get(snapshotFeatureKey("development", "a"))).toBeNull();
+    expect(await cache.get(snapshotFeatureKey("development", "b"))).toBeNull();
     await publisher.stop();
+  });
+
+  it("rewrites only the entries of changed flags and names them with the revision they follow", async () => {
+    const { model, publisher, cache, announced } = await setup();
+    model.flags.set("a", flag("a"));
+    model.flags.set("b", flag("b"));
+    await publisher.start();
+    announced.length = 0;
+    const set = vi.spyOn(cache, "set");
+    model.flags.set("c", flag("c"));
+    publisher.notify([model.event("feature-created", "c")]);
+    await publisher.idle();
+    // The new flag's entries and the indexes; not the other flags' entries, nor the segments.
+    expect(set.mock.calls.map(([key]) => key).sort()).toEqual([
+      snapshotCacheKey("development"),
+      snapshotFeatureKey("development", "c"),
+      snapshotCacheKey("production"),
+      snapshotFeatureKey("production", "c"),
+    ]);
+    expect(announced).toEqual([
+      { environment: "development", revision: 1, previousRevision: 0, changedFeatures: ["c"], segmentsChanged: false },
+      { environment: "production", revision: 1, previousRevision: 0, changedFeatures: ["c"], segmentsChanged: false },
+    ]);
+    const index = snapshotIndexSchema.parse(await cache.getJson(snapshotCacheKey("development")));
+    expect(index).toEqual({ environment: "development", revision: 1, featureNames: ["a", "b", "c"] });
+    await publisher.stop();
+  });
+
+  it("removes the entries of flags gone while it was not running", async () => {
+    const { model, publisher, cache, read } = await setup();
+    model.flags.set("a", flag("a"));
+    model.flags.set("b", flag("b"));
+    await publisher.start();
+    await publisher.stop();
+
+    model.flags.delete("b");
+    const restarted = new SnapshotPublisher({ sources: model.sources, cache, bus: createMemoryBus(), logger: createLogger({ service: "test", level: "silent" }) });
+    await restarted.start();
+    expect((await read("development")).features.map((f) => f.name)).toEqual(["a"]);
+    expect(await cache.get(snapshotFeatureKey("development", "b"))).toBeNull();
+    await restarted.stop();
   });
 
   it("republishes every environment when a segment changes, and nothing for unrelated events", async () => {
@@ -252,8 +310,8 @@ describe("SnapshotPublisher", () => {
     publisher.notify([model.event("segment-created")]);
     await publisher.idle();
     expect(announced).toEqual([
-      { environment: "development", revision: 2 },
-      { environment: "production", revision: 2 },
+      { environment: "development", revision: 2, previousRevision: 0, changedFeatures: [], segmentsChanged: true },
+      { environment: "production", revision: 2, previousRevision: 0, changedFeatures: [], segmentsChanged: true },
     ]);
     expect((await read("production")).segments.map((s) => s.id)).toEqual([7]);
     await publisher.stop();

@@ -3,10 +3,14 @@ import type { Cache } from "@vexil/cache";
 import {
   snapshotCacheKey,
   snapshotEnvironmentsKey,
+  snapshotFeatureKey,
+  snapshotIndexSchema,
+  snapshotSegmentsKey,
   topics,
   type ClientSegment,
   type EventType,
-  type StoredSnapshot,
+  type SnapshotIndex,
+  type SnapshotUpdated,
 } from "@vexil/contracts";
 import type { Logger } from "@vexil/logger";
 import type { FeatureDocument, SegmentDocument } from "../features/feature-model.js";
@@ -43,6 +47,8 @@ interface EnvironmentState {
   revision: number;
   /** Feature name to its JSON text in this environment. */
   features: Map<string, string>;
+  /** The names in order, kept until a flag comes or goes. */
+  sortedNames: string[] | undefined;
 }
 
 const emptyPending = (): Pending => ({ full: false, segments: false, features: new Set(), revision: 0 });
@@ -62,10 +68,12 @@ function needsFullReload(type: EventType): boolean {
 }
 
 /**
- * Keeps `snapshot:<env>` in the cache equal to what the flag model says, and announces
- * `snapshot.updated.<env>` after each write. Commits only mark what changed; one rebuild at a
- * time then works through everything marked meanwhile, so a burst of commits (seeding thousands
- * of flags) costs a few rebuilds, each re-reading only the flags named in the events.
+ * Keeps each environment's snapshot entries in the cache (`snapshot:<env>` and its flag and
+ * segment entries) equal to what the flag model says, and announces `snapshot.updated.<env>` with
+ * the flags that changed after each write. Commits only mark what changed; one rebuild at a time
+ * then works through everything marked meanwhile, so a burst of commits (seeding thousands of
+ * flags) costs a few rebuilds, each re-reading only the flags named in the events and rewriting
+ * only their entries.
  */
 export class SnapshotPublisher {
   private readonly flags = new Map<string, FeatureDocument>();
@@ -136,6 +144,8 @@ export class SnapshotPublisher {
         await this.rebuild(work);
       } catch (err) {
         this.deps.logger.error({ err }, "snapshot rebuild failed; retrying with a full reload");
+        // What was written is unknown: rewrite every entry, and readers reload in full.
+        this.published.clear();
         this.pending.full = true;
         this.pending.revision = Math.max(this.pending.revision, work.revision);
         this.retryTimer = setTimeout(() => void this.kick(), this.deps.retryDelayMs ?? 1000);
@@ -186,24 +196,26 @@ export class SnapshotPublisher {
 
     const names = [...changedFeatures];
     for (const environment of this.environments) {
-      let state = this.published.get(environment);
-      const fresh = !state;
-      state ??= { revision: 0, features: new Map() };
-      let changed = fresh || segmentsChanged;
+      const previous = this.published.get(environment);
+      const state = previous ?? { revision: 0, features: new Map(), sortedNames: undefined };
+      const changed: string[] = [];
       for (const name of names) {
         const flag = this.flags.get(name);
         const json = flag && servedIn(flag, environment, this.projectEnvironments)
           ? JSON.stringify(toClientFeature(flag, environment))
           : undefined;
-        if (json === state.features.get(name)) continue;
-        changed = true;
+        const before = state.features.get(name);
+        if (json === before) continue;
+        changed.push(name);
         if (json === undefined) state.features.delete(name);
         else state.features.set(name, json);
+        if (json === undefined || before === undefined) state.sortedNames = undefined;
       }
-      if (!changed) continue;
+      if (previous && changed.length === 0 && !segmentsChanged) continue;
+      const previousRevision = previous?.revision;
       state.revision = Math.max(work.revision, state.revision);
       this.published.set(environment, state);
-      await this.write(environment, state);
+      await this.write(environment, state, previousRevision === undefined ? undefined : { previousRevision, changed, segmentsChanged });
     }
     if (work.full) await this.deps.cache.setJson(snapshotEnvironmentsKey, this.environments);
   }
@@ -218,15 +230,36 @@ export class SnapshotPublisher {
     return true;
   }
 
-  private async write(environment: string, state: EnvironmentState): Promise<void> {
-    const names = [...state.features.keys()].sort();
-    const snapshot: StoredSnapshot = {
-      environment,
-      revision: state.revision,
-      features: names.map((name) => state.features.get(name) as string),
-      segments: this.segments,
-    };
-    await this.deps.cache.setJson(snapshotCacheKey(environment), snapshot);
-    this.deps.bus.publish(topics.snapshotUpdated(environment).subject, { environment, revision: state.revision });
+  /**
+   * Writes the changed entries, then the index, then announces. `change` is undefined the first
+   * time this publisher writes an environment: every entry is written, entries of flags the
+   * previous index listed but this one does not are removed, and readers reload in full.
+   */
+  private async write(
+    environment: string,
+    state: EnvironmentState,
+    change: { previousRevision: number; changed: string[]; segmentsChanged: boolean } | undefined,
+  ): Promise<void> {
+    const { cache, bus } = this.deps;
+    state.sortedNames ??= [...state.features.keys()].sort();
+    const written = change ? change.changed : state.sortedNames;
+    await Promise.all(
+      written.map((name) => {
+        const json = state.features.get(name);
+        return json === undefined ? cache.del(snapshotFeatureKey(environment, name)) : cache.set(snapshotFeatureKey(environment, name), json);
+      }),
+    );
+    if (!change) {
+      const before = snapshotIndexSchema.safeParse(await cache.getJson(snapshotCacheKey(environment)));
+      const left = before.success ? before.data.featureNames.filter((name) => !state.features.has(name)) : [];
+      await Promise.all(left.map((name) => cache.del(snapshotFeatureKey(environment, name))));
+    }
+    if (!change || change.segmentsChanged) await cache.setJson(snapshotSegmentsKey(environment), this.segments);
+    const index: SnapshotIndex = { environment, revision: state.revision, featureNames: state.sortedNames };
+    await cache.setJson(snapshotCacheKey(environment), index);
+    const notice: SnapshotUpdated = change
+      ? { environment, revision: state.revision, previousRevision: change.previousRevision, changedFeatures: change.changed, segmentsChanged: change.segmentsChanged }
+      : { environment, revision: state.revision };
+    bus.publish(topics.snapshotUpdated(environment).subject, notice);
   }
 }

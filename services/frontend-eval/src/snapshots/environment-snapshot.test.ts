@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ClientFeature, StoredSnapshot } from "@vexil/contracts";
+import type { ClientFeature } from "@vexil/contracts";
 import { compileSnapshot, evaluate } from "@vexil/evaluator";
-import { EnvironmentSnapshot } from "./environment-snapshot.js";
+import { EnvironmentSnapshot, type SnapshotTexts } from "./environment-snapshot.js";
 
 const options = { random: () => 0.5, now: () => 0 };
 
@@ -20,10 +20,10 @@ function feature(name: string, enabled: boolean, overrides: Partial<ClientFeatur
   };
 }
 
-const stored = (revision: number, features: ClientFeature[]): StoredSnapshot => ({
+const stored = (revision: number, features: ClientFeature[]): SnapshotTexts => ({
   environment: "development",
   revision,
-  features: features.map((f) => JSON.stringify(f)),
+  features: features.map((f) => [f.name, JSON.stringify(f)] as const),
   segments: [],
 });
 

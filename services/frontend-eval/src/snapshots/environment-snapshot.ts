@@ -1,5 +1,13 @@
-import type { ClientFeature, ClientSegment, DeltaEvent, StoredSnapshot } from "@vexil/contracts";
+import type { ClientFeature, ClientSegment, DeltaEvent } from "@vexil/contracts";
 import { compileSnapshot, type CompiledFeature, type CompiledSnapshot } from "@vexil/evaluator";
+
+/** An environment's flags as the admin stores them: each flag's JSON text by name, in name order. */
+export interface SnapshotTexts {
+  environment: string;
+  revision: number;
+  features: ReadonlyArray<readonly [name: string, json: string]>;
+  segments: readonly ClientSegment[];
+}
 
 /** One environment's flags in memory: compiled for evaluation and as JSON text for the SDK APIs. */
 export class EnvironmentSnapshot {
@@ -46,19 +54,18 @@ export class EnvironmentSnapshot {
   }
 
   /**
-   * Builds the next snapshot from the stored one, re-parsing only flags whose JSON text differs
+   * Builds the next snapshot from the stored texts, re-parsing only flags whose JSON text differs
    * from `previous`, and says what changed as delta events (all with the new revision as id).
    */
   static from(
-    stored: StoredSnapshot,
+    stored: SnapshotTexts,
     previous?: EnvironmentSnapshot,
   ): { snapshot: EnvironmentSnapshot; changes: DeltaEvent[] } {
     const eventId = stored.revision;
     const changes: DeltaEvent[] = [];
     const featureJson = new Map<string, string>();
     const features = new Map<string, ClientFeature>();
-    for (const json of stored.features) {
-      const name = nameOf(json);
+    for (const [name, json] of stored.features) {
       const before = previous?.featureJson.get(name);
       if (before === json && previous) {
         featureJson.set(name, json);
@@ -79,7 +86,7 @@ export class EnvironmentSnapshot {
       if (!features.has(name)) changes.push({ eventId, type: "feature-removed", featureName: name, project: old.project });
     }
 
-    const segmentsJson = JSON.stringify(stored.segments);
+    const segmentsJson = previous && stored.segments === previous.segments ? previous.segmentsJson : JSON.stringify(stored.segments);
     let segments: readonly ClientSegment[] = stored.segments;
     if (previous && segmentsJson === previous.segmentsJson) {
       segments = previous.segments;
@@ -142,16 +149,4 @@ function recompile(
     if (feature) compiled.set(name, feature);
   }
   return { features: compiled };
-}
-
-/** The flag name from its JSON text, which starts with `{"name":` as the admin writes it. */
-function nameOf(json: string): string {
-  const prefix = '{"name":';
-  if (json.startsWith(prefix)) {
-    const end = json.indexOf('",', prefix.length + 1);
-    const raw = json.slice(prefix.length, end + 1);
-    // Names with escapes are rare; let JSON decode them.
-    if (end > 0 && !raw.includes("\\")) return raw.slice(1, -1);
-  }
-  return (JSON.parse(json) as ClientFeature).name;
 }

@@ -1,16 +1,21 @@
 import type { Bus, Subscription } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
 import {
+  clientSegmentSchema,
   snapshotCacheKey,
   snapshotEnvironmentsKey,
-  storedSnapshotSchema,
+  snapshotFeatureKey,
+  snapshotIndexSchema,
+  snapshotSegmentsKey,
   topics,
+  type ClientSegment,
   type DeltaEvent,
+  type SnapshotUpdated,
 } from "@vexil/contracts";
 import { NotReady } from "@vexil/errors";
 import type { Logger } from "@vexil/logger";
 import { z } from "zod";
-import { EnvironmentSnapshot } from "./environment-snapshot.js";
+import { EnvironmentSnapshot, type SnapshotTexts } from "./environment-snapshot.js";
 
 export type SnapshotListener = (snapshot: EnvironmentSnapshot, changes: readonly DeltaEvent[]) => void;
 
@@ -23,7 +28,9 @@ interface History {
 
 /**
  * The compiled snapshots, one per environment: hydrated from the cache at start, swapped when the
- * admin announces `snapshot.updated.<env>`. Requests only ever read memory from here.
+ * admin announces `snapshot.updated.<env>`. An announcement that follows the revision held here
+ * costs reading only the flags it names; one after a gap (a missed announcement, a restart of
+ * either side) reloads the whole snapshot. Requests only ever read memory from here.
  */
 export class SnapshotHolder {
   private readonly snapshots = new Map<string, EnvironmentSnapshot>();
@@ -51,7 +58,7 @@ export class SnapshotHolder {
       }
       const current = this.snapshots.get(notice.data.environment);
       if (current && current.revision >= notice.data.revision) return;
-      void this.load(notice.data.environment);
+      void this.load(notice.data.environment, notice.data);
     });
     const environments = z.array(z.string()).safeParse(await this.deps.cache.getJson(snapshotEnvironmentsKey));
     if (environments.success) await Promise.all(environments.data.map((environment) => this.load(environment)));
@@ -93,8 +100,8 @@ export class SnapshotHolder {
   }
 
   /** Loads one environment; loads of the same environment run one after another. */
-  private load(environment: string): Promise<void> {
-    const next = (this.loading.get(environment) ?? Promise.resolve()).then(() => this.loadNow(environment));
+  private load(environment: string, notice?: SnapshotUpdated): Promise<void> {
+    const next = (this.loading.get(environment) ?? Promise.resolve()).then(() => this.loadNow(environment, notice));
     const tracked = next.catch((err: unknown) => {
       this.deps.logger.error({ err, environment }, "loading a snapshot failed");
     });
@@ -102,13 +109,13 @@ export class SnapshotHolder {
     return tracked;
   }
 
-  private async loadNow(environment: string): Promise<void> {
-    const raw = await this.deps.cache.getJson(snapshotCacheKey(environment));
-    if (raw === null) return;
-    const stored = storedSnapshotSchema.parse(raw);
+  private async loadNow(environment: string, notice: SnapshotUpdated | undefined): Promise<void> {
     const previous = this.snapshots.get(environment);
-    if (previous && previous.revision >= stored.revision) return;
-    const { snapshot, changes } = EnvironmentSnapshot.from(stored, previous);
+    if (previous && notice && previous.revision >= notice.revision) return;
+    const follows = previous && notice?.changedFeatures && notice.previousRevision === previous.revision;
+    const texts = follows ? await this.readChanges(previous, notice) : await this.readAll(environment);
+    if (!texts || (previous && previous.revision >= texts.revision)) return;
+    const { snapshot, changes } = EnvironmentSnapshot.from(texts, previous);
     this.snapshots.set(environment, snapshot);
     this.remember(environment, previous, snapshot, changes);
     for (const listener of this.listeners) {
@@ -118,6 +125,47 @@ export class SnapshotHolder {
         this.deps.logger.error({ err, environment }, "a snapshot listener failed");
       }
     }
+  }
+
+  /** The whole snapshot: the index, then every flag it names; null before the admin wrote one. */
+  private async readAll(environment: string): Promise<SnapshotTexts | null> {
+    const { cache } = this.deps;
+    const raw = await cache.getJson(snapshotCacheKey(environment));
+    if (raw === null) return null;
+    const index = snapshotIndexSchema.parse(raw);
+    const [segments, texts] = await Promise.all([
+      this.readSegments(environment),
+      Promise.all(index.featureNames.map((name) => cache.get(snapshotFeatureKey(environment, name)))),
+    ]);
+    // An entry can be gone already when a newer revision removed it; its announcement follows.
+    const features = index.featureNames.flatMap((name, i) => (texts[i] === null ? [] : [[name, texts[i]!] as const]));
+    return { environment, revision: index.revision, features, segments };
+  }
+
+  /** The held snapshot with the flags (and segments) the announcement names read again. */
+  private async readChanges(previous: EnvironmentSnapshot, notice: SnapshotUpdated): Promise<SnapshotTexts> {
+    const { environment } = previous;
+    const names = notice.changedFeatures ?? [];
+    const [segments, texts] = await Promise.all([
+      notice.segmentsChanged ? this.readSegments(environment) : previous.segments,
+      Promise.all(names.map((name) => this.deps.cache.get(snapshotFeatureKey(environment, name)))),
+    ]);
+    const changed = new Map(names.map((name, i) => [name, texts[i] ?? null]));
+    const features: Array<readonly [string, string]> = [];
+    for (const [name, json] of previous.featureJson) {
+      const next = changed.has(name) ? changed.get(name) : json;
+      if (next) features.push([name, next]);
+    }
+    const added = [...changed].filter(([name, json]) => json !== null && !previous.featureJson.has(name));
+    if (added.length > 0) {
+      features.push(...(added as Array<[string, string]>));
+      features.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    }
+    return { environment, revision: notice.revision, features, segments };
+  }
+
+  private async readSegments(environment: string): Promise<ClientSegment[]> {
+    return clientSegmentSchema.array().parse((await this.deps.cache.getJson(snapshotSegmentsKey(environment))) ?? []);
   }
 
   private remember(
