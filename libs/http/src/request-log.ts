@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { req as serializeRequest, res as serializeResponse } from "pino-std-serializers";
+import stdSerializers from "pino-std-serializers";
 import { redactSecretsInUrl, type Logger } from "@vexil/logger";
 
 /** Probes polled by orchestrators every few seconds; logging them is noise. */
@@ -26,9 +26,9 @@ export function requestLog(logger: Logger): RequestHandler {
       if (!logger.isLevelEnabled(level)) return;
       // Paths and `location` headers may carry secrets (token and invite URLs); the parsed query
       // and params would repeat them unredacted, and the URL already shows both.
-      const { query: _query, params: _params, ...request } = serializeRequest(req);
+      const { query: _query, params: _params, ...request } = stdSerializers.req(req);
       request.url = redactSecretsInUrl(request.url);
-      const response = serializeResponse(res);
+      const response = stdSerializers.res(res);
       const location = response.headers?.location;
       if (typeof location === "string") response.headers = { ...response.headers, location: redactSecretsInUrl(location) };
       const line = { reqId: req.headers["x-request-id"], req: request, res: response, responseTime: Date.now() - started };
