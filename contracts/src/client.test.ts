@@ -47,6 +47,12 @@ describe("client contract", () => {
   it("takes the frontend context nested or bare", () => {
     expect(frontendContextBodySchema.parse({ context: { userId: "u" } }).context?.userId).toBe("u");
     expect(frontendContextBodySchema.safeParse({ context: { userId: 5 } }).success).toBe(false);
+    expect(frontendContextBodySchema.parse({ context: { properties: { gone: null, count: 5, on: true } } }).context?.properties).toEqual({
+      gone: null,
+      count: 5,
+      on: true,
+    });
+    expect(frontendContextBodySchema.safeParse({ context: { properties: { nested: { a: 1 } } } }).success).toBe(false);
   });
 
   it("batches seen features with an ISO time", () => {

@@ -47,6 +47,14 @@ export type FrontendResult = z.infer<typeof frontendResultSchema>;
  * `usePOSTrequests`; a bare context object is taken too.
  */
 export const frontendContextBodySchema = z
-  .object({ context: frontendContextQuerySchema.optional() })
+  .object({
+    context: frontendContextQuerySchema
+      .extend({
+        // JSON bodies carry typed values: Unleash takes numbers and booleans as properties and a
+        // null one as absent (the client specification has such contexts).
+        properties: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).nullable()).optional(),
+      })
+      .optional(),
+  })
   .passthrough();
 export type FrontendContextBody = z.infer<typeof frontendContextBodySchema>;
