@@ -170,6 +170,20 @@ export const projectsContract = c.router(
       body: batchFeaturesBodySchema,
       responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
+    addFavorite: {
+      method: "POST",
+      path: `${project}/favorites`,
+      summary: "Mark a project as a favorite of the caller",
+      body: c.noBody(),
+      responses: { 200: c.noBody(), ...errorResponses(401, 403, 404) },
+    },
+    removeFavorite: {
+      method: "DELETE",
+      path: `${project}/favorites`,
+      summary: "Unmark a favorite project",
+      body: c.noBody(),
+      responses: { 200: c.noBody(), ...errorResponses(401, 403, 404) },
+    },
     markStale: {
       method: "POST",
       path: `${project}/stale`,

@@ -65,7 +65,8 @@ export async function createAdminDeps({
     projects: await createProjectStore(store),
     strategies: createStrategyStore(store),
     features: await createFeatureStore(store),
-    favorites: await createFavoriteStore(store),
+    favorites: await createFavoriteStore(store, "feature_favorites"),
+    projectFavorites: await createFavoriteStore(store, "project_favorites"),
     contextFields: createContextFieldStore(store),
     segments: await createSegmentStore(store),
     tags: await createTagStore(store),
@@ -89,6 +90,11 @@ export async function createAdminDeps({
         for (const flag of await stores.features.list({ project, archived: true }, session)) await stores.features.delete(flag._id, session);
       },
     },
+    collaboration: {
+      members: (project): Promise<number> => projectMembers.count(project),
+      changeRequestsEnabled: (project, environment): Promise<boolean> => changeRequestService.isEnabled(project, environment),
+    },
+    favorites: stores.projectFavorites,
     strategyExists,
     unitOfWork,
     clock,

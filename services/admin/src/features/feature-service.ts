@@ -377,7 +377,7 @@ export class FeatureService {
           throw new NotFoundError(`Could not find archived feature flag ${name}${project ? ` in project ${project}` : ""}`);
         }
         await this.deps.features.delete(name, tx.session);
-        await this.deps.favorites.removeFeature(name, tx.session);
+        await this.deps.favorites.removeItem(name, tx.session);
         await tx.record({ type: "feature-deleted", actor, project: doc.project, featureName: name, preData: metadataOf(doc) });
       }
       for (const step of this.removalSteps) await step.deleted?.(tx, unique(names));

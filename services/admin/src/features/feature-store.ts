@@ -27,18 +27,22 @@ export interface FeatureStore {
   setLastSeen(environment: string, names: readonly string[], at: Date): Promise<void>;
 }
 
+/** A user's favorite flag or project; `item` is its name. */
 export interface FavoriteDocument {
-  /** `<userId>:<feature>` */
+  /** `<userId>:<item>` */
   _id: string;
   userId: number;
-  feature: string;
+  item: string;
   createdAt: Date;
 }
 
 export interface FavoriteStore {
-  add(userId: number, feature: string, now: Date, session: StoreSession): Promise<boolean>;
-  remove(userId: number, feature: string, session: StoreSession): Promise<boolean>;
-  removeFeature(feature: string, session: StoreSession): Promise<void>;
+  /** False when it already was a favorite. */
+  add(userId: number, item: string, now: Date, session: StoreSession): Promise<boolean>;
+  /** False when it was not a favorite. */
+  remove(userId: number, item: string, session: StoreSession): Promise<boolean>;
+  /** Everyone's favorite of an item that is deleted. */
+  removeItem(item: string, session: StoreSession): Promise<void>;
   favorites(userId: number): Promise<Set<string>>;
 }
 
@@ -79,28 +83,26 @@ export async function createFeatureStore(engine: StoreEngine): Promise<FeatureSt
   };
 }
 
-export async function createFavoriteStore(engine: StoreEngine): Promise<FavoriteStore> {
-  const favorites: Collection<FavoriteDocument> = engine.collection("feature_favorites");
+/** Favorites of one kind (flags, projects), each kind in its own collection. */
+export async function createFavoriteStore(engine: StoreEngine, collection: "feature_favorites" | "project_favorites"): Promise<FavoriteStore> {
+  const favorites: Collection<FavoriteDocument> = engine.collection(collection);
   await favorites.createIndex({ userId: 1 });
-  const id = (userId: number, feature: string) => `${userId}:${feature}`;
+  await favorites.createIndex({ item: 1 });
+  const id = (userId: number, item: string) => `${userId}:${item}`;
   return {
-    async add(userId, feature, now, session) {
-      const result = await favorites.updateOne(
-        { _id: id(userId, feature) },
-        { $setOnInsert: { userId, feature, createdAt: now } },
-        { upsert: true, session },
-      );
+    async add(userId, item, now, session) {
+      const result = await favorites.updateOne({ _id: id(userId, item) }, { $setOnInsert: { userId, item, createdAt: now } }, { upsert: true, session });
       return result.upsertedId !== null;
     },
-    async remove(userId, feature, session) {
-      return (await favorites.deleteOne({ _id: id(userId, feature) }, { session })).deletedCount === 1;
+    async remove(userId, item, session) {
+      return (await favorites.deleteOne({ _id: id(userId, item) }, { session })).deletedCount === 1;
     },
-    async removeFeature(feature, session) {
-      await favorites.deleteMany({ feature }, { session });
+    async removeItem(item, session) {
+      await favorites.deleteMany({ item }, { session });
     },
     async favorites(userId) {
       const docs = await favorites.find({ userId });
-      return new Set(docs.map((doc) => doc.feature));
+      return new Set(docs.map((doc) => doc.item));
     },
   };
 }

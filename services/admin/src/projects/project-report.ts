@@ -25,12 +25,13 @@ export class ProjectReports {
   async healthReport(id: string, userId?: number): Promise<HealthReport> {
     const now = this.deps.clock();
     const project = await this.deps.projects.get(id);
-    const [all, environments, members, globalEnvironments, events] = await Promise.all([
+    const [all, environments, members, globalEnvironments, events, favorites] = await Promise.all([
       this.deps.features.list({ project: id }),
       this.deps.projects.environmentEntries(id),
       this.deps.projects.members(id),
       this.deps.environments.list(),
       recentProjectEvents((q) => this.deps.events.list(q), id, now),
+      userId === undefined ? new Set<string>() : this.deps.projects.favorites(userId),
     ]);
     const live = all.filter((f) => !f.archived);
     const health = healthOf(live, now);
@@ -50,7 +51,7 @@ export class ProjectReports {
       stats: statisticsOf(events, all, production, now),
       createdAt: project.createdAt.toISOString(),
       updatedAt: project.updatedAt?.toISOString() ?? null,
-      favorite: false,
+      favorite: favorites.has(id),
       potentiallyStaleCount: health.potentiallyStaleCount,
       activeCount: health.activeCount,
       staleCount: health.staleCount,

@@ -44,8 +44,9 @@ export function projectRoutes({
 
   mountContract(router, projectRoutesContract, {
     list: async ({ req }) => {
-      access.assert(req, permissions.read);
+      const actor = access.assert(req, permissions.read);
       const now = clock();
+      const favorites = await projects.favorites(actor.userId);
       const list = await Promise.all(
         (await projects.list()).map(async (doc) => {
           const live = await features.list({ project: doc._id, archived: false });
@@ -59,7 +60,7 @@ export function projectRoutes({
             memberCount: await projects.members(doc._id),
             createdAt: doc.createdAt.toISOString(),
             updatedAt: doc.updatedAt?.toISOString() ?? null,
-            favorite: false,
+            favorite: favorites.has(doc._id),
           };
         }),
       );
@@ -121,6 +122,16 @@ export function projectRoutes({
     reviveFeatures: async ({ params, body, req }) => {
       const actor = access.assert(req, permissions.updateFeature, { project: params.projectId });
       await features.revive(params.projectId, body.features, actor);
+      return { status: 200, body: undefined };
+    },
+    addFavorite: async ({ params, req }) => {
+      const actor = access.assert(req, permissions.read, { project: params.projectId });
+      await projects.setFavorite(params.projectId, true, actor);
+      return { status: 200, body: undefined };
+    },
+    removeFavorite: async ({ params, req }) => {
+      const actor = access.assert(req, permissions.read, { project: params.projectId });
+      await projects.setFavorite(params.projectId, false, actor);
       return { status: 200, body: undefined };
     },
     markStale: async ({ params, body, req }) => {

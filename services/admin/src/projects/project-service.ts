@@ -5,6 +5,7 @@ import type { Actor } from "../access/access-service.js";
 import type { EnvironmentStore } from "../environments/environment-store.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import type { EnvironmentView } from "../features/feature-response.js";
+import type { FavoriteStore } from "../features/feature-store.js";
 import { assertUrlFriendly, assertValidFeatureNaming } from "../features/feature-naming.js";
 import { projectEnvironmentId, type ProjectDocument, type ProjectEnvironmentDocument, type ProjectStore } from "./project-store.js";
 
@@ -29,11 +30,11 @@ export interface ProjectFeaturesPort {
   deleteArchived(project: string, session: StoreSession): Promise<void>;
 }
 
-/** Members of a project; users and roles do not exist yet, so nobody is a member. */
-export interface ProjectMembersPort {
-  count(project: string): Promise<number>;
+/** What the change-request slice knows about a project: its members and protected environments. */
+export interface ProjectCollaborationPort {
+  members(project: string): Promise<number>;
+  changeRequestsEnabled(project: string, environment: string): Promise<boolean>;
 }
-export const noMembers: ProjectMembersPort = { count: async () => 0 };
 
 export type DefaultStrategy = StrategyFields & { name: string };
 
@@ -56,7 +57,8 @@ export class ProjectService {
       projects: ProjectStore;
       environments: EnvironmentStore;
       features: ProjectFeaturesPort;
-      members?: ProjectMembersPort;
+      collaboration: ProjectCollaborationPort;
+      favorites: FavoriteStore;
       strategyExists: (name: string) => Promise<boolean>;
       unitOfWork: UnitOfWork;
       clock: () => Date;
@@ -78,7 +80,22 @@ export class ProjectService {
   }
 
   members(id: string): Promise<number> {
-    return (this.deps.members ?? noMembers).count(id);
+    return this.deps.collaboration.members(id);
+  }
+
+  /** Names of the projects the user marked as favorites. */
+  favorites(userId: number): Promise<Set<string>> {
+    return this.deps.favorites.favorites(userId);
+  }
+
+  async setFavorite(id: string, favorite: boolean, actor: Actor): Promise<void> {
+    await this.get(id);
+    await this.deps.unitOfWork.run(async (tx) => {
+      const changed = favorite
+        ? await this.deps.favorites.add(actor.userId, id, this.deps.clock(), tx.session)
+        : await this.deps.favorites.remove(actor.userId, id, tx.session);
+      if (changed) await tx.record({ type: favorite ? "project-favorited" : "project-unfavorited", actor, project: id, data: { project: id } });
+    });
   }
 
   /** The project's environments in display order (global sort order, then name), with their types. */
@@ -91,14 +108,16 @@ export class ProjectService {
   async environmentEntries(id: string): Promise<ProjectEnvironment[]> {
     const [views, linked] = await Promise.all([this.environmentViews(id), this.deps.projects.environments(id)]);
     const byName = new Map(linked.map((e) => [e.environment, e]));
-    return views.map((view) => {
-      const entry = byName.get(view.name);
-      return {
-        environment: view.name,
-        changeRequestsEnabled: false,
-        ...(entry?.defaultStrategy ? { defaultStrategy: entry.defaultStrategy as DefaultStrategy } : {}),
-      };
-    });
+    return Promise.all(
+      views.map(async (view) => {
+        const entry = byName.get(view.name);
+        return {
+          environment: view.name,
+          changeRequestsEnabled: await this.deps.collaboration.changeRequestsEnabled(id, view.name),
+          ...(entry?.defaultStrategy ? { defaultStrategy: entry.defaultStrategy as DefaultStrategy } : {}),
+        };
+      }),
+    );
   }
 
   async projectEnvironment(id: string, environment: string): Promise<ProjectEnvironmentDocument> {
@@ -181,6 +200,7 @@ export class ProjectService {
         throw new NameExistsError(`Project ${id} still holds ${live} feature flag(s); archive them before deleting the project`);
       }
       await this.deps.features.deleteArchived(id, tx.session);
+      await this.deps.favorites.removeItem(id, tx.session);
       await this.deps.projects.delete(id, tx.session);
       await tx.record({ type: "project-deleted", actor, project: id, preData: before });
     });

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestSystem, type ApiInit, type TestSystem } from "../src/harness.js";
+
+/**
+ * Where the admin slices meet, end to end through the gateway: project members, change-request
+ * settings and favorites in project views, segment usage by change requests, actions against
+ * protected environments, collaborators and environment deletion.
+ */
+let vexil: TestSystem;
+const password = "Str0ng-enough!";
+const people: Record<string, { id: number; token: string }> = {};
+
+beforeAll(async () => {
+  vexil = await startTestSystem();
+  for (const username of ["erin", "frank"]) {
+    const user = await json(
+      await vexil.api("/api/admin/user-admin", { method: "POST", body: { username, email: `${username}@Example.com `.trim(), rootRole: "Editor", password } }),
+      201,
+    );
+    const login = await vexil.api("/auth/simple/login", { method: "POST", token: null, body: { username, password } });
+    const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
+    const pat = await json(
+      await vexil.api("/api/admin/user/tokens", { method: "POST", token: null, headers: { cookie }, body: { description: "it", expiresAt: "2099-01-01T00:00:00.000Z" } }),
+      201,
+    );
+    people[username] = { id: user.id, token: pat.secret };
+  }
+});
+afterAll(() => vexil?.stop());
+
+async function json(res: Response, status: number) {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  return text ? JSON.parse(text) : undefined;
+}
+const api = (path: string, init?: ApiInit) => vexil.api(path, init);
+const as = (who: string, init: ApiInit = {}): ApiInit => ({ ...init, token: people[who]!.token });
+
+async function eventTypes(query: string): Promise<string[]> {
+  const { events } = await json(await api(`/api/admin/search/events?${query}&limit=100`), 200);
+  return events.map((e: { type: string }) => e.type);
+}
+
+describe("projects: members, change-request settings and favorites", () => {
+  const P = "team-proj";
+  beforeAll(async () => {
+    await json(await api("/api/admin/projects", { method: "POST", body: { id: P, name: "Team" } }), 201);
+  });
+
+  it("counts the project's members in the list, the overview and the health report", async () => {
+    await json(await api(`/api/admin/projects/${P}/access`, { method: "POST", body: { users: [{ id: people.erin!.id }, { id: people.frank!.id }], roles: [5] } }), 200);
+    const { projects } = await json(await api("/api/admin/projects"), 200);
+    expect(projects.find((p: { id: string }) => p.id === P).memberCount).toBe(2);
+    expect((await json(await api(`/api/admin/projects/${P}`), 200)).members).toBe(2);
+    expect((await json(await api(`/api/admin/projects/${P}/health-report`), 200)).members).toBe(2);
+  });
+
+  it("shows which environments require change requests", async () => {
+    await json(await api(`/api/admin/projects/${P}/environments/production/change-requests/config`, { method: "PUT", body: { changeRequestsEnabled: true, requiredApprovals: 1 } }), 204);
+    const { environments } = await json(await api(`/api/admin/projects/${P}/health-report`), 200);
+    expect(environments).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ environment: "production", changeRequestsEnabled: true }),
+        expect.objectContaining({ environment: "development", changeRequestsEnabled: false }),
+      ]),
+    );
+  });
+
+  it("marks a favorite for the caller only, records the event once, and unmarks it", async () => {
+    const favoriteOf = async (init: ApiInit = {}) => {
+      const { projects } = await json(await api("/api/admin/projects", init), 200);
+      return {
+        list: projects.find((p: { id: string }) => p.id === P).favorite,
+        overview: (await json(await api(`/api/admin/projects/${P}`, init), 200)).favorite,
+        health: (await json(await api(`/api/admin/projects/${P}/health-report`, init), 200)).favorite,
+      };
+    };
+    expect(await favoriteOf(as("erin"))).toEqual({ list: false, overview: false, health: false });
+    await json(await api(`/api/admin/projects/${P}/favorites`, as("erin", { method: "POST" })), 200);
+    await json(await api(`/api/admin/projects/${P}/favorites`, as("erin", { method: "POST" })), 200);
+    expect(await favoriteOf(as("erin"))).toEqual({ list: true, overview: true, health: true });
+    expect(await favoriteOf(as("frank"))).toEqual({ list: false, overview: false, health: false });
+    expect((await eventTypes(`project=${P}&type=project-favorited`)).length).toBe(1);
+
+    await json(await api(`/api/admin/projects/${P}/favorites`, as("erin", { method: "DELETE" })), 200);
+    expect(await favoriteOf(as("erin"))).toEqual({ list: false, overview: false, health: false });
+    expect(await eventTypes(`project=${P}&type=project-unfavorited`)).toEqual(["project-unfavorited"]);
+  });
+
+  it("answers 404 for an unknown project's favorite and 401 without credentials", async () => {
+    expect((await api("/api/admin/projects/nope/favorites", { method: "POST" })).status).toBe(404);
+    expect((await api(`/api/admin/projects/${P}/favorites`, { method: "POST", token: null })).status).toBe(401);
+  });
+});
