@@ -481,7 +481,7 @@ describe("variants", () => {
   const path = `${features}/colors/environments/development/variants`;
   beforeAll(() => createFlag("colors"));
 
-  it("replaces all variants (endpoint 6), spreading weights to 1000 as Unleash rounds", async () => {
+  it("replaces all variants (endpoint 6), spreading weights to 1000 as Unleash rounds, in the given order", async () => {
     const variable = (name: string) => ({ name, weight: 0, weightType: "variable", stickiness: "default" });
     const body = await call(
       path,
@@ -499,17 +499,17 @@ describe("variants", () => {
     );
     expect(body.version).toBe(1);
     expect(body.variants.map((v) => [v.name, v.weight, v.weightType])).toEqual([
+      ["red", 300, "variable"],
       ["blue", 300, "variable"],
       ["fixed", 100, "fix"],
       ["green", 300, "variable"],
-      ["red", 300, "variable"],
     ]);
     expect(body.variants.find((v) => v.name === "green")?.overrides).toEqual([{ contextName: "userId", values: ["u1"] }]);
     const odd = await call(path, { method: "PUT", body: [variable("c"), variable("a"), variable("b")] }, 200, featureVariantsResponseSchema);
     expect(odd.variants.map((v) => [v.name, v.weight])).toEqual([
+      ["c", 334],
       ["a", 333],
       ["b", 333],
-      ["c", 334],
     ]);
     expect(await get(path, featureVariantsResponseSchema)).toEqual(odd);
     const flag = await get(`${features}/colors`, featureSchema);
@@ -545,8 +545,8 @@ describe("variants", () => {
   it("patches variants with JSON patch and copies them to several environments", async () => {
     const patched = await call(path, { method: "PATCH", body: [{ op: "remove", path: "/0" }] }, 200, featureVariantsResponseSchema);
     expect(patched.variants.map((v) => [v.name, v.weight])).toEqual([
+      ["a", 500],
       ["b", 500],
-      ["c", 500],
     ]);
     await expectError(path, { method: "PATCH", body: [{ op: "remove", path: "/9" }] }, 400, "ValidationError");
     const batch = await call(

@@ -4,7 +4,8 @@ import { ValidationError } from "@vexil/errors";
 /**
  * Spreads what the `fix` variants leave of 1000 over the `variable` ones (a missing weightType
  * counts as variable), as Unleash does: each gets the floor of the even share, the first ones in
- * the given order one more until the remainder is used up; the result is sorted by name.
+ * the given order one more until the remainder is used up. The list keeps the given order: the
+ * SDKs hand out weight ranges in list order, so re-sorting would move users to other variants.
  */
 export function spreadVariantWeights(variants: readonly FeatureVariant[]): FeatureVariant[] {
   if (variants.length === 0) return [];
@@ -18,10 +19,10 @@ export function spreadVariantWeights(variants: readonly FeatureVariant[]): Featu
   const left = VARIANT_WEIGHT_TOTAL - fixedTotal;
   const share = Math.floor(left / variable.length);
   let remainder = left % variable.length;
-  const spread = variable.map((v) => {
+  return variants.map((v) => {
+    if (v.weightType === "fix") return v;
     const weight = share + (remainder > 0 ? 1 : 0);
     if (remainder > 0) remainder--;
     return { ...v, weightType: "variable" as const, weight };
   });
-  return [...spread, ...fixed].sort((a, b) => a.name.localeCompare(b.name));
 }
