@@ -92,3 +92,44 @@ describe("projects: members, change-request settings and favorites", () => {
     expect((await api(`/api/admin/projects/${P}/favorites`, { method: "POST", token: null })).status).toBe(401);
   });
 });
+
+describe("segments used by pending change requests", () => {
+  const P = "seg-cr";
+  it("counts flags a pending change request adds the segment to, and lists those strategies", async () => {
+    await json(await api("/api/admin/projects", { method: "POST", body: { id: P, name: "Segments in review" } }), 201);
+    await json(await api(`/api/admin/projects/${P}/environments/production/change-requests/config`, { method: "PUT", body: { changeRequestsEnabled: true } }), 204);
+    await json(await api(`/api/admin/projects/${P}/features`, { method: "POST", body: { name: "seg-cr-flag" } }), 201);
+    const segment = await json(await api("/api/admin/segments", { method: "POST", body: { name: "pending-users", constraints: [] } }), 201);
+    const before = await json(await api(`/api/admin/segments/${segment.id}`), 200);
+    expect(before).toMatchObject({ usedInFeatures: 0, usedInProjects: 0 });
+
+    const request = await json(
+      await api(`/api/admin/projects/${P}/environments/production/change-requests`, {
+        method: "POST",
+        body: { action: "addStrategy", feature: "seg-cr-flag", payload: { name: "default", constraints: [], parameters: {}, segments: [segment.id] } },
+      }),
+      200,
+    );
+
+    expect(await json(await api(`/api/admin/segments/${segment.id}`), 200)).toMatchObject({ usedInFeatures: 1, usedInProjects: 1 });
+    const listed = (await json(await api("/api/admin/segments"), 200)).segments.find((s: { id: number }) => s.id === segment.id);
+    expect(listed).toMatchObject({ usedInFeatures: 1, usedInProjects: 1 });
+    expect(await json(await api(`/api/admin/segments/${segment.id}/strategies`), 200)).toEqual({
+      strategies: [],
+      changeRequestStrategies: [
+        {
+          projectId: P,
+          featureName: "seg-cr-flag",
+          strategyName: "default",
+          environment: "production",
+          changeRequest: { id: request.id, title: request.title },
+        },
+      ],
+    });
+
+    // A cancelled request no longer counts.
+    await json(await api(`/api/admin/projects/${P}/change-requests/${request.id}/state`, { method: "PUT", body: { state: "Cancelled" } }), 200);
+    expect(await json(await api(`/api/admin/segments/${segment.id}`), 200)).toMatchObject({ usedInFeatures: 0, usedInProjects: 0 });
+    expect((await json(await api(`/api/admin/segments/${segment.id}/strategies`), 200)).changeRequestStrategies).toEqual([]);
+  });
+});

@@ -33,7 +33,7 @@ import type { FeatureReader } from "./constraints/strategy-usage.js";
 import { DependencyService } from "./dependencies/dependency-service.js";
 import { EnvironmentTypes, LifecycleService } from "./lifecycle/lifecycle-service.js";
 import { segmentLimits, type SegmentLimitSettings } from "./segments/segment-limits.js";
-import { SegmentService } from "./segments/segment-service.js";
+import { SegmentService, type ProposedStrategy } from "./segments/segment-service.js";
 import { createSegmentStore } from "./segments/segment-store.js";
 import { TagService } from "./tags/tag-service.js";
 import { createTagStore } from "./tags/tag-store.js";
@@ -114,6 +114,7 @@ export async function createAdminDeps({
   const segmentService = new SegmentService({
     segments: stores.segments,
     features: flagReader,
+    proposedStrategies: (): Promise<ProposedStrategy[]> => changeRequestService.pendingStrategies(),
     projects: projectService,
     validateConstraints,
     unitOfWork,

@@ -40,6 +40,7 @@ import {
   type Move,
 } from "./change-request-rules.js";
 import type { ChangeRequestEventType } from "./change-request-events.js";
+import type { ProposedStrategy } from "../segments/segment-service.js";
 import type { ChangeRequestStore } from "./change-request-store.js";
 import { toChangeRequestResponse, type ViewContext } from "./change-request-view.js";
 
@@ -84,6 +85,9 @@ export interface ProjectEnvironments {
   environmentViews(project: string): Promise<{ name: string; type: string }[]>;
   defaultStrategy(project: string, environment: string): Promise<StrategyFields & { name: string }>;
 }
+
+/** Requests whose changes may still be applied. */
+const openStates: ChangeRequestState[] = ["Draft", "In review", "Approved", "Scheduled"];
 
 /** Unleash's default number of approvals. */
 export const defaultRequiredApprovals = 1;
@@ -332,8 +336,29 @@ export class ChangeRequestService {
 
   async listOpen(project: string, viewer: Actor): Promise<ChangeRequest[]> {
     await this.deps.projects.get(project);
-    const docs = await this.deps.store.list({ project, createdBy: viewer.userId, state: ["Draft", "In review", "Approved", "Scheduled"] });
+    const docs = await this.deps.store.list({ project, createdBy: viewer.userId, state: openStates });
     return this.views(docs);
+  }
+
+  /** Strategies proposed (added or updated) by open change requests, for segment usage. */
+  async pendingStrategies(): Promise<ProposedStrategy[]> {
+    const pending: ProposedStrategy[] = [];
+    for (const request of await this.deps.store.list({ state: openStates })) {
+      for (const change of request.changes) {
+        if ((change.action !== "addStrategy" && change.action !== "updateStrategy") || change.feature === null) continue;
+        const payload = change.payload as { id?: string; name: string; segments?: number[] | null };
+        pending.push({
+          ...(change.action === "updateStrategy" && payload.id ? { id: payload.id } : {}),
+          projectId: request.project,
+          featureName: change.feature,
+          strategyName: payload.name,
+          environment: request.environment,
+          segments: payload.segments ?? [],
+          changeRequest: { id: request._id, title: request.title },
+        });
+      }
+    }
+    return pending;
   }
 
   async search(

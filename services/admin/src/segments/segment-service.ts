@@ -27,6 +27,23 @@ export function countConstraintValues(constraints: readonly Constraint[]): numbe
   return constraints.reduce((sum, c) => sum + (c.values?.length ?? 0) + (c.value !== undefined ? 1 : 0), 0);
 }
 
+/** A strategy that an open change request proposes (ChangeRequestService.pendingStrategies). */
+export interface ProposedStrategy {
+  /** The strategy's id when the change updates an existing one. */
+  id?: string;
+  projectId: string;
+  featureName: string;
+  strategyName: string;
+  environment: string;
+  segments: number[];
+  changeRequest: { id: number; title: string };
+}
+
+/** Flags and projects using a segment, now or once pending change requests apply (as Unleash counts). */
+function segmentUsage(uses: readonly StrategyUse[], proposed: readonly ProposedStrategy[]) {
+  return usageCounts([...uses, ...proposed.map((p) => ({ feature: { _id: p.featureName, project: p.projectId } }))]);
+}
+
 const notFound = (id: number) => new NotFoundError(`No segment exists with ID "${id}"`);
 const nameTaken = (name: string) => new NameExistsError(`A segment named ${name} already exists`);
 
@@ -35,6 +52,8 @@ export class SegmentService {
     private readonly deps: {
       segments: SegmentStore;
       features: FeatureReader;
+      /** Strategies proposed by open change requests. */
+      proposedStrategies: () => Promise<ProposedStrategy[]>;
       projects: { exists(project: string): Promise<boolean> };
       validateConstraints: ConstraintValidator;
       unitOfWork: UnitOfWork;
@@ -80,11 +99,17 @@ export class SegmentService {
   }
 
   async list(filter: { project?: string } = {}): Promise<Segment[]> {
-    const [segments, features] = await Promise.all([this.deps.segments.list(), this.deps.features.listAll()]);
+    const [segments, features, proposed] = await Promise.all([this.deps.segments.list(), this.deps.features.listAll(), this.deps.proposedStrategies()]);
     const uses = [...strategyUses(features)];
     return segments
       .filter((s) => filter.project === undefined || s.project === null || s.project === filter.project)
-      .map((s) => ({ ...toSegment(s), ...usageCounts(uses.filter((u) => u.strategy.segments.includes(s._id))) }));
+      .map((s) => ({
+        ...toSegment(s),
+        ...segmentUsage(
+          uses.filter((u) => u.strategy.segments.includes(s._id)),
+          proposed.filter((p) => p.segments.includes(s._id)),
+        ),
+      }));
   }
 
   async listForProject(project: string): Promise<Segment[]> {
@@ -94,7 +119,7 @@ export class SegmentService {
 
   async get(id: number): Promise<Segment> {
     const doc = await this.getDocument(id);
-    return { ...toSegment(doc), ...usageCounts(await this.usesOf(id)) };
+    return { ...toSegment(doc), ...segmentUsage(await this.usesOf(id), await this.proposedUsesOf(id)) };
   }
 
   async strategiesUsing(id: number): Promise<SegmentStrategies> {
@@ -108,7 +133,7 @@ export class SegmentService {
         strategyName: strategy.name,
         environment,
       })),
-      changeRequestStrategies: [],
+      changeRequestStrategies: (await this.proposedUsesOf(id)).map(({ segments: _segments, ...strategy }) => strategy),
     };
   }
 
@@ -184,6 +209,10 @@ export class SegmentService {
       await this.deps.segments.delete(id, tx.session);
       await tx.record({ type: "segment-deleted", actor, project: before.project, preData: toSegment(before) });
     });
+  }
+
+  private async proposedUsesOf(id: number): Promise<ProposedStrategy[]> {
+    return (await this.deps.proposedStrategies()).filter((p) => p.segments.includes(id));
   }
 
   private async usesOf(id: number): Promise<StrategyUse[]> {
