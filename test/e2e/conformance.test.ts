@@ -17,7 +17,7 @@ import { environmentVariantsInput, loadSpecState, type LoadReport, type SpecStat
  * contexts the frontend API completes by design.
  */
 
-type Context = Record<string, unknown> & { properties?: Record<string, string> };
+type Context = Record<string, unknown> & { properties?: Record<string, string | null> };
 interface ExpectedVariant {
   name: string;
   enabled: boolean;
