@@ -176,7 +176,10 @@ export class ChangeRequestService {
 
   /**
    * FeatureService change guard: a direct change to an environment that requires change requests
-   * (its on/off, strategies or variants, or archiving a flag enabled there) is refused.
+   * (its on/off, strategies or variants, or archiving a flag enabled there) is refused, whoever
+   * makes it (people, and signal actions, which flip flags through the same FeatureService path).
+   * Dependencies and segments belong to no environment, so direct changes to them pass (as in
+   * Unleash); they can still be proposed in a change request.
    */
   readonly guard = async (before: FeatureDocument, after: FeatureDocument): Promise<void> => {
     if (this.applying.getStore() !== undefined) return;
