@@ -77,9 +77,10 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
 
   const app = createHttpApp({
     logger,
+    // The docs after the services: no SDK request walks (and leaves) the docs router first.
     routers: [
-      createDocsRouter(),
       dispatchByPrefix({ admin: admin.router, "frontend-eval": frontendEval.router, "signal-ingest": signalIngest.router }),
+      createDocsRouter(),
     ],
     readiness: [
       { name: "cache", check: () => cache.ping() },
