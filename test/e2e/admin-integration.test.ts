@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestSystem, type ApiInit, type TestSystem } from "../src/harness.js";
 
@@ -14,7 +15,7 @@ beforeAll(async () => {
   vexil = await startTestSystem();
   for (const username of ["erin", "frank"]) {
     const user = await json(
-      await vexil.api("/api/admin/user-admin", { method: "POST", body: { username, email: `${username}@Example.com `.trim(), rootRole: "Editor", password } }),
+      await vexil.api("/api/admin/user-admin", { method: "POST", body: { username, email: `${username}@Example.com`, rootRole: "Editor", password } }),
       201,
     );
     const login = await vexil.api("/auth/simple/login", { method: "POST", token: null, body: { username, password } });
@@ -193,5 +194,41 @@ describe("changes that do not come from a person, against an environment that re
     );
     expect(strategy.segments).toEqual([segment.id]);
     await json(await api(`/api/admin/segments/${segment.id}`, { method: "PUT", body: { name: "guarded-users", constraints: [{ contextName: "userId", operator: "IN", values: ["1"] }] } }), 204);
+  });
+});
+
+describe("collaborators' avatars", () => {
+  it("shows a person's Gravatar from their email, and none for an API token", async () => {
+    await json(await api("/api/admin/projects/default/features", as("erin", { method: "POST", body: { name: "avatar-flag" } })), 201);
+    await json(await api("/api/admin/projects/default/features/avatar-flag", { method: "PUT", body: { description: "by the admin token" } }), 200);
+    const feature = await json(await api("/api/admin/projects/default/features/avatar-flag"), 200);
+    const erinHash = createHash("md5").update("erin@example.com").digest("hex");
+    expect(feature.collaborators.users).toEqual([
+      expect.objectContaining({ imageUrl: "" }),
+      expect.objectContaining({ id: people.erin!.id, imageUrl: `https://gravatar.com/avatar/${erinHash}?s=42&d=retro&r=g` }),
+    ]);
+    expect(feature.createdBy).toMatchObject({ id: people.erin!.id, imageUrl: `https://gravatar.com/avatar/${erinHash}?s=42&d=retro&r=g` });
+  });
+});
+
+describe("deleting an environment", () => {
+  it("deletes one no project uses and records environment-deleted", async () => {
+    await json(await api("/api/admin/environments", { method: "POST", body: { name: "scratch", type: "test" } }), 201);
+    await json(await api("/api/admin/environments/scratch", { method: "DELETE" }), 200);
+    expect((await api("/api/admin/environments/scratch")).status).toBe(404);
+    expect(await eventTypes("type=environment-deleted")).toEqual(["environment-deleted"]);
+  });
+
+  it("refuses while a project has it enabled (409), and answers 404 for an unknown one and 401 without credentials", async () => {
+    await json(await api("/api/admin/environments", { method: "POST", body: { name: "staging", type: "test" } }), 201);
+    await json(await api("/api/admin/projects/default/environments", { method: "POST", body: { environment: "staging" } }), 200);
+    const refused = await json(await api("/api/admin/environments/staging", { method: "DELETE" }), 409);
+    expect(refused.message).toMatch(/enabled in project\(s\) default/);
+    expect((await api("/api/admin/environments/staging")).status).toBe(200);
+    expect((await api("/api/admin/environments/nope", { method: "DELETE" })).status).toBe(404);
+    expect((await api("/api/admin/environments/staging", { method: "DELETE", token: null })).status).toBe(401);
+
+    await json(await api("/api/admin/projects/default/environments/staging", { method: "DELETE" }), 200);
+    await json(await api("/api/admin/environments/staging", { method: "DELETE" }), 200);
   });
 });

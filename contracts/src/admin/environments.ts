@@ -72,6 +72,13 @@ export const environmentsContract = c.router(
       body: environmentSortOrderBodySchema,
       responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
+    delete: {
+      method: "DELETE",
+      path: "/environments/:name",
+      summary: "Delete an environment no project has enabled",
+      body: c.noBody(),
+      responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404, 409) },
+    },
     enable: {
       method: "POST",
       path: "/environments/:name/on",

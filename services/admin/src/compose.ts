@@ -80,7 +80,12 @@ export async function createAdminDeps({
   const validateConstraints = createConstraintValidator(contextService);
   const tagService = new TagService({ tags: stores.tags, features: flagReader, unitOfWork, clock });
   const strategyExists = (name: string) => strategies.exists(name);
-  const environmentService = new EnvironmentService({ environments: stores.environments, unitOfWork, clock });
+  const environmentService = new EnvironmentService({
+    environments: stores.environments,
+    projectsWith: (environment, session) => stores.projects.projectsWith(environment, session),
+    unitOfWork,
+    clock,
+  });
   const projectService = new ProjectService({
     projects: stores.projects,
     environments: stores.environments,

@@ -44,6 +44,11 @@ export function environmentRoutes({
       await environments.sort(body, actor);
       return { status: 200, body: undefined };
     },
+    delete: async ({ params, req }) => {
+      const actor = access.assert(req, permissions.deleteEnvironment, { environment: params.name });
+      await environments.delete(params.name, actor);
+      return { status: 200, body: undefined };
+    },
     enable: async ({ params, req }) => {
       const actor = access.assert(req, permissions.updateEnvironment, { environment: params.name });
       await environments.setEnabled(params.name, true, actor);

@@ -1,4 +1,5 @@
 import { NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
+import type { StoreSession } from "@vexil/store";
 import type { Actor } from "../access/access-service.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { assertUrlFriendly } from "../features/feature-naming.js";
@@ -29,7 +30,13 @@ export function toEnvironmentView(doc: EnvironmentDocument): EnvironmentView {
  */
 export class EnvironmentService {
   constructor(
-    private readonly deps: { environments: EnvironmentStore; unitOfWork: UnitOfWork; clock: () => Date },
+    private readonly deps: {
+      environments: EnvironmentStore;
+      /** Ids of the projects that have the environment enabled. */
+      projectsWith: (environment: string, session: StoreSession) => Promise<string[]>;
+      unitOfWork: UnitOfWork;
+      clock: () => Date;
+    },
   ) {}
 
   async list(): Promise<EnvironmentView[]> {
@@ -89,6 +96,21 @@ export class EnvironmentService {
         await this.deps.environments.update(name, { sortOrder }, tx.session);
       }
       await tx.record({ type: "environment-updated", actor, data: { sortOrder: order } });
+    });
+  }
+
+  /** Refused for a protected environment and while any project has it enabled. */
+  async delete(name: string, actor: Actor): Promise<void> {
+    await this.deps.unitOfWork.run(async (tx) => {
+      const before = await this.deps.environments.get(name, tx.session);
+      if (!before) throw new NotFoundError(`Could not find environment ${name}`);
+      if (before.protected) throw new ValidationError(`Environment ${name} is protected and cannot be deleted`);
+      const projects = await this.deps.projectsWith(name, tx.session);
+      if (projects.length > 0) {
+        throw new NameExistsError(`Environment ${name} is enabled in project(s) ${projects.join(", ")}; remove it from them before deleting it`);
+      }
+      await this.deps.environments.delete(name, tx.session);
+      await tx.record({ type: "environment-deleted", actor, environment: name, preData: toEnvironmentView(before) });
     });
   }
 

@@ -40,6 +40,7 @@ import type { StoreSession } from "@vexil/store";
 import type { ConstraintValidator } from "../constraints/constraint-validation.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import type { ProjectService } from "../projects/project-service.js";
+import { avatarUrl } from "../users/avatar.js";
 import { assertMatchesNaming, assertUrlFriendly } from "./feature-naming.js";
 import type { FeatureDocument, FeatureEnvironmentDocument, FeatureStrategyDocument } from "./feature-model.js";
 import { sortStrategies, toFeatureResponse, toStrategyResponse } from "./feature-response.js";
@@ -241,11 +242,11 @@ export class FeatureService {
           archived: false,
           archivedAt: null,
           createdAt: now,
-          createdBy: { id: actor.userId, name: actor.name, imageUrl: "" },
+          createdBy: personOf(actor),
           environments: {},
           dependencies: [],
           lifecycle: [{ stage: "initial", enteredStageAt: now }],
-          collaborators: [{ id: actor.userId, name: actor.name, imageUrl: "", changedAt: now }],
+          collaborators: [{ ...personOf(actor), changedAt: now }],
           version: 1,
         },
         now,
@@ -431,10 +432,10 @@ export class FeatureService {
           archived: false,
           archivedAt: null,
           createdAt: now,
-          createdBy: { id: actor.userId, name: actor.name, imageUrl: "" },
+          createdBy: personOf(actor),
           environments,
           lifecycle: [{ stage: "initial", enteredStageAt: now }],
-          collaborators: [{ id: actor.userId, name: actor.name, imageUrl: "", changedAt: now }],
+          collaborators: [{ ...personOf(actor), changedAt: now }],
           version: 1,
         },
         now,
@@ -798,9 +799,14 @@ function applyJsonPatch<T>(doc: T, operations: JsonPatchItem[]): T {
   }
 }
 
+/** Who changed a flag, as its `createdBy` and collaborators show them (an avatar only for a known email). */
+function personOf(actor: Actor): { id: number; name: string; imageUrl: string } {
+  return { id: actor.userId, name: actor.name, imageUrl: actor.email ? avatarUrl(actor.email) : "" };
+}
+
 function withCollaborator(doc: FeatureDocument, actor: Actor, now: Date): FeatureDocument {
   const others = doc.collaborators.filter((c) => c.id !== actor.userId);
-  return { ...doc, collaborators: [{ id: actor.userId, name: actor.name, imageUrl: "", changedAt: now }, ...others] };
+  return { ...doc, collaborators: [{ ...personOf(actor), changedAt: now }, ...others] };
 }
 
 /** The flag without its environments: what metadata events carry and JSON patches see. */

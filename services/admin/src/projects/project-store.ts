@@ -48,6 +48,8 @@ export interface ProjectStore {
     session?: StoreSession,
   ): Promise<boolean>;
   removeEnvironment(project: string, environment: string, session?: StoreSession): Promise<boolean>;
+  /** Ids of the projects that have the environment enabled. */
+  projectsWith(environment: string, session?: StoreSession): Promise<string[]>;
 }
 
 export async function createProjectStore(engine: StoreEngine): Promise<ProjectStore> {
@@ -78,6 +80,9 @@ export async function createProjectStore(engine: StoreEngine): Promise<ProjectSt
     },
     async removeEnvironment(project, environment, session) {
       return (await projectEnvironments.deleteOne({ project, environment }, { session })).deletedCount === 1;
+    },
+    async projectsWith(environment, session) {
+      return (await projectEnvironments.find({ environment }, { sort: { project: 1 }, session })).map((e) => e.project);
     },
   };
 }

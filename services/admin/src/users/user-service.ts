@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
 import type { RootRole, SessionUser } from "@vexil/auth";
 import { AuthenticationRequired, NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
 import type { Actor } from "../access/access-service.js";
 import type { SessionStore } from "../auth/session-store.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import { resolveRootRole, rootRoleById } from "../roles/root-roles.js";
+import { avatarUrl } from "./avatar.js";
 import { hashPassword, verifyPassword } from "./password.js";
 import type { PersonalAccessTokenStore } from "./personal-access-token-store.js";
 import type { UserDocument, UserStore } from "./user-store.js";
@@ -39,13 +39,12 @@ export interface UserView {
 }
 
 export function toUserView(doc: UserDocument): UserView {
-  const identity = (doc.email ?? doc.username ?? String(doc._id)).toLowerCase();
   return {
     id: doc._id,
     name: doc.name,
     username: doc.username,
     ...(doc.email ? { email: doc.email } : {}),
-    imageUrl: `https://gravatar.com/avatar/${createHash("sha256").update(identity).digest("hex")}?s=42&d=retro&r=g`,
+    imageUrl: avatarUrl(doc.email ?? doc.username ?? String(doc._id)),
     rootRole: doc.rootRole,
     loginAttempts: doc.loginAttempts,
     seenAt: doc.seenAt?.toISOString() ?? null,
