@@ -232,3 +232,24 @@ describe("deleting an environment", () => {
     await json(await api("/api/admin/environments/staging", { method: "DELETE" }), 200);
   });
 });
+
+describe("change request edits are in the event log", () => {
+  it("records change-added when a change joins a draft and change-discarded when one is removed", async () => {
+    const P = "cr-events";
+    await json(await api("/api/admin/projects", { method: "POST", body: { id: P, name: "Change request events" } }), 201);
+    await json(await api(`/api/admin/projects/${P}/environments/production/change-requests/config`, { method: "PUT", body: { changeRequestsEnabled: true } }), 204);
+    await json(await api(`/api/admin/projects/${P}/features`, { method: "POST", body: { name: "cr-events-flag" } }), 201);
+    const propose = (enabled: boolean, action = "updateEnabled") =>
+      api(`/api/admin/projects/${P}/environments/production/change-requests`, { method: "POST", body: { action, feature: "cr-events-flag", payload: { enabled } } });
+    const first = await json(await propose(true), 200);
+    const second = await json(await propose(false, "patchVariant"), 400);
+    expect(second.name).toBe("ValidationError");
+    const joined = await json(await api(`/api/admin/projects/${P}/environments/production/change-requests`, { method: "POST", body: { action: "archiveFeature", feature: "cr-events-flag", payload: {} } }), 200);
+    expect(joined.id).toBe(first.id);
+    expect(await eventTypes(`project=${P}&type=change-added`)).toEqual(["change-added"]);
+
+    const changeId = joined.features[0].changes.find((c: { action: string }) => c.action === "archiveFeature").id;
+    await json(await api(`/api/admin/projects/${P}/change-requests/${first.id}/changes/${changeId}`, { method: "DELETE" }), 200);
+    expect(await eventTypes(`project=${P}&type=change-discarded`)).toEqual(["change-discarded"]);
+  });
+});

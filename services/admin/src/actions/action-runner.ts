@@ -1,6 +1,6 @@
 import type { Principal } from "@vexil/auth";
 import type { ActionSetEvent, ActionSetState, SignalReceived } from "@vexil/contracts";
-import { NoAccessError } from "@vexil/errors";
+import { NoAccessError, NotFoundError } from "@vexil/errors";
 import type { Logger } from "@vexil/logger";
 import type { AccessService, Actor } from "../access/access-service.js";
 import { permissions } from "../access/permissions.js";
@@ -71,7 +71,7 @@ export class ActionRunner {
     const runAs = await this.deps.actors.resolve(set.actorId);
     for (const [i, action] of ordered.entries()) {
       try {
-        if (!runAs) throw new Error(`Service account ${set.actorId} no longer exists`);
+        if (!runAs) throw new NotFoundError(`Service account ${set.actorId} no longer exists`);
         await this.execute(action, runAs);
         outcomes[i] = { ...outcomes[i], state: "success" };
       } catch (err) {

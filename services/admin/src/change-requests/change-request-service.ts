@@ -232,6 +232,7 @@ export class ChangeRequestService {
       if (draft) {
         const next = { ...draft, changes: proposed.reduce(combineChanges, draft.changes), updatedAt: now };
         await this.deps.store.replace(next, tx.session);
+        await tx.record({ type: "change-added", actor, project, environment, data: { changeRequestId: draft._id, changes: proposed.map((c) => c.id) } });
         return next;
       }
       const id = await this.deps.store.nextId();
@@ -576,6 +577,7 @@ export class ChangeRequestService {
       if (!request.changes.some((c) => c.id === changeId)) throw new NotFoundError(`Change request ${id} has no change ${changeId}`);
       const next = afterContentChange(request, request.changes.filter((c) => c.id !== changeId), this.deps.clock());
       await this.deps.store.replace(next, tx.session);
+      await tx.record({ type: "change-discarded", actor, project, environment: request.environment, data: { changeRequestId: id, changeId } });
       return next;
     });
     return this.view(saved);
