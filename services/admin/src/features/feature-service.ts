@@ -352,10 +352,7 @@ export class FeatureService {
     if (project) await this.deps.projects.get(project);
     await this.deps.unitOfWork.run(async (tx) => {
       for (const name of unique(names)) {
-        const doc = await this.deps.features.get(name, tx.session);
-        if (!doc || !doc.archived || (project && doc.project !== project)) {
-          throw new NotFoundError(`Could not find archived feature flag ${name}${project ? ` in project ${project}` : ""}`);
-        }
+        const doc = await this.getArchived(tx, project, name);
         if (!(await this.deps.projects.exists(doc.project))) throw new NotFoundError(`Project ${doc.project} of ${name} no longer exists`);
         await this.change(tx, actor, name, (d) => ({
           ...d,
@@ -373,10 +370,7 @@ export class FeatureService {
     if (project) await this.deps.projects.get(project);
     await this.deps.unitOfWork.run(async (tx) => {
       for (const name of unique(names)) {
-        const doc = await this.deps.features.get(name, tx.session);
-        if (!doc || !doc.archived || (project && doc.project !== project)) {
-          throw new NotFoundError(`Could not find archived feature flag ${name}${project ? ` in project ${project}` : ""}`);
-        }
+        const doc = await this.getArchived(tx, project, name);
         await this.deps.features.delete(name, tx.session);
         await this.deps.favorites.removeItem(name, tx.session);
         await tx.record({ type: "feature-deleted", actor, project: doc.project, featureName: name, preData: metadataOf(doc) });
@@ -707,6 +701,15 @@ export class FeatureService {
   }
 
   // ---- rules ----------------------------------------------------------------------------------
+
+  /** An archived flag, of `project` when one is given, as the transaction sees it. */
+  private async getArchived(tx: Transaction, project: string | undefined, name: string): Promise<FeatureDocument> {
+    const doc = await this.deps.features.get(name, tx.session);
+    if (!doc || !doc.archived || (project && doc.project !== project)) {
+      throw new NotFoundError(`Could not find archived feature flag ${name}${project ? ` in project ${project}` : ""}`);
+    }
+    return doc;
+  }
 
   private async assertNameFree(name: string, tx: Transaction): Promise<void> {
     const existing = await this.deps.features.get(name, tx.session);
