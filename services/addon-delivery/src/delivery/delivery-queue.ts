@@ -1,7 +1,7 @@
 import type { Logger } from "@vexil/logger";
 import type { AddonConfigs } from "../addon-configs.js";
 import { formatDelivery } from "../providers/formatters.js";
-import { TargetRefused } from "./address-guard.js";
+import { TargetRefused } from "@vexil/outbound";
 import { retryDelay } from "./backoff.js";
 import type { DeliveryDocument, DeliveryStore } from "./delivery-store.js";
 import type { Sender } from "./http-sender.js";

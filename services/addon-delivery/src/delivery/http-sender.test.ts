@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TargetRefused } from "./address-guard.js";
+import { TargetRefused } from "@vexil/outbound";
 import { createHttpSender } from "./http-sender.js";
 
 describe("http sender", () => {

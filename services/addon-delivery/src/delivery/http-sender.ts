@@ -1,6 +1,6 @@
 import http from "node:http";
 import https from "node:https";
-import { assertLiteralHostAllowed, guardedLookup, type Resolver, TargetRefused } from "./address-guard.js";
+import { assertLiteralHostAllowed, guardedLookup, type Resolver, TargetRefused } from "@vexil/outbound";
 
 export interface OutboundRequest {
   url: string;

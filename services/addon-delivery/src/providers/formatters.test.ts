@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AddonConfig, DomainEvent } from "@vexil/contracts";
-import { TargetRefused } from "../delivery/address-guard.js";
+import { TargetRefused } from "@vexil/outbound";
 import { formatDelivery } from "./formatters.js";
 
 const event: DomainEvent = {

@@ -1,6 +1,6 @@
 import Mustache from "mustache";
 import type { AddonConfig, DomainEvent } from "@vexil/contracts";
-import { TargetRefused } from "../delivery/address-guard.js";
+import { TargetRefused } from "@vexil/outbound";
 import type { OutboundRequest } from "../delivery/http-sender.js";
 import { eventMarkdown, featureLink } from "./event-text.js";
 

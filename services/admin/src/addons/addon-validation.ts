@@ -1,7 +1,7 @@
 import { eventTypes, maskedParameterValue, type AddonProviderDefinition, type AddonRequest, type ErrorDetail } from "@vexil/contracts";
 import { ValidationError } from "@vexil/errors";
 import { findProvider } from "./addon-providers.js";
-import { targetUrlProblem } from "./url-safety.js";
+import { targetUrlProblem } from "@vexil/outbound";
 
 const knownEventTypes = new Set<string>(eventTypes);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nonPublicAddressReason, targetUrlProblem } from "./url-safety.js";
+import { nonPublicAddressReason, targetUrlProblem } from "./address-safety.js";
 
 describe("nonPublicAddressReason", () => {
   it.each([

@@ -1,3 +1,8 @@
+/**
+ * Rules for requests Vexil sends to addresses users configure (addon targets): refuse private,
+ * loopback and link-local destinations, both as written in the URL and as DNS resolves them, so a
+ * saved URL cannot be turned against the network Vexil runs in (server-side request forgery).
+ */
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import type { LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
@@ -11,7 +16,7 @@ const rangeNames: Record<string, string> = {
   carrierGradeNat: "a shared (carrier-grade NAT) address",
 };
 
-/** Why an IP address may not be a delivery target, or undefined for a public unicast address. */
+/** Why an IP address may not be the target of an outbound request, or undefined for a public unicast one. */
 export function nonPublicAddressReason(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return undefined;
   // IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address it carries.
@@ -60,4 +65,24 @@ export function assertLiteralHostAllowed(url: URL, allowPrivate: boolean): void 
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   const reason = nonPublicAddressReason(host);
   if (reason) throw new TargetRefused(`${host} is ${reason}; addon targets must be public`);
+}
+
+/**
+ * Why a target URL may not be saved, or undefined. Only what the URL shows is judged here: a host
+ * name is resolved and checked at each delivery, because its DNS answer can change after saving.
+ */
+export function targetUrlProblem(raw: string, { allowPrivate }: { allowPrivate: boolean }): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "is not a valid URL";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return `must use http or https, not ${url.protocol.slice(0, -1)}`;
+  if (allowPrivate) return undefined;
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  const reason = nonPublicAddressReason(host);
+  return reason
+    ? `points to ${host}, ${reason}; addon targets must be public (ADDONS_ALLOW_PRIVATE_URLS=true allows private ones)`
+    : undefined;
 }
