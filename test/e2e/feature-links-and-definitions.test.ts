@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   contextFieldListSchema,
   contextFieldSchema,
-  errorBodySchema,
   featureLifecycleSchema,
   featureSchema,
   strategyDefinitionSchema,
@@ -11,7 +10,7 @@ import {
   validateArchiveResponseSchema,
 } from "@vexil/contracts";
 import { z } from "zod";
-import { startTestSystem, type TestSystem } from "../src/harness.js";
+import { oversize, plainTextRequest, startTestSystem, type TestSystem } from "../src/harness.js";
 
 let vexil: TestSystem;
 beforeAll(async () => {
@@ -25,23 +24,8 @@ beforeAll(async () => {
 afterAll(() => vexil.stop());
 
 type Init = Parameters<TestSystem["api"]>[1];
-async function call<T>(path: string, init: Init, status: number, schema?: z.ZodType<T>): Promise<T> {
-  const res = await vexil.api(path, init);
-  const text = await res.text();
-  expect(res.status, `${init?.method ?? "GET"} ${path}: ${text}`).toBe(status);
-  const body = text ? JSON.parse(text) : undefined;
-  return schema ? schema.parse(body) : body;
-}
-async function expectError(path: string, init: Init, status: number, name: string) {
-  const res = await vexil.api(path, init);
-  const text = await res.text();
-  expect(res.status, `${init?.method ?? "GET"} ${path}: ${text}`).toBe(status);
-  const body = errorBodySchema.parse(JSON.parse(text));
-  expect(body.name).toBe(name);
-  return body;
-}
-const tooLarge = (body: object) => ({ ...body, padding: "x".repeat(101 * 1024) });
-const plainText = (method: string): Init => ({ method, body: "hello", headers: { "content-type": "text/plain" } });
+const call = <T>(path: string, init: Init, status: number, schema?: z.ZodType<T>) => vexil.expectStatus(path, init, status, schema);
+const expectError = (path: string, init: Init, status: number, name: string) => vexil.expectError(path, init, status, name);
 const feature = (name: string, project = "default") => call(`/api/admin/projects/${project}/features/${name}`, {}, 200, featureSchema);
 const flagPath = (name: string, project = "default") => `/api/admin/projects/${project}/features/${name}`;
 
@@ -93,8 +77,8 @@ describe("custom strategy definitions", () => {
     await expectError("/api/admin/strategies/nope", { method: "PUT", body: { name: "nope", parameters: [] } }, 404, "NotFoundError");
     await expectError("/api/admin/strategies", { method: "POST", body: { name: "bad name", parameters: [] } }, 400, "ValidationError");
     await expectError("/api/admin/strategies", { method: "POST", body: { name: "x", parameters: [{ name: "p", type: "date" }] } }, 400, "ValidationError");
-    await expectError("/api/admin/strategies", { method: "POST", body: tooLarge({ name: "big" }) }, 413, "ContentTooLarge");
-    await expectError("/api/admin/strategies", plainText("POST"), 415, "ContentTypeerror");
+    await expectError("/api/admin/strategies", { method: "POST", body: oversize({ name: "big" }) }, 413, "ContentTooLarge");
+    await expectError("/api/admin/strategies", plainTextRequest("POST"), 415, "ContentTypeerror");
     await expectError("/api/admin/strategies", { method: "POST", token: null, body: definition }, 401, "AuthenticationRequired");
     await expectError("/api/admin/strategies", { method: "POST", token: vexil.tokens.client, body: definition }, 403, "NoAccessError");
     expect(await list()).toEqual(before);
@@ -151,8 +135,8 @@ describe("context fields", () => {
     await expectError("/api/admin/context/tenant", { method: "PUT", body: { name: "renamed" } }, 400, "ValidationError");
     await expectError("/api/admin/context/nope", { method: "PUT", body: { description: "x" } }, 404, "NotFoundError");
     await expectError("/api/admin/context/nope", { method: "DELETE" }, 404, "NotFoundError");
-    await expectError("/api/admin/context", { method: "POST", body: tooLarge({ name: "big" }) }, 413, "ContentTooLarge");
-    await expectError("/api/admin/context", plainText("POST"), 415, "ContentTypeerror");
+    await expectError("/api/admin/context", { method: "POST", body: oversize({ name: "big" }) }, 413, "ContentTooLarge");
+    await expectError("/api/admin/context", plainTextRequest("POST"), 415, "ContentTypeerror");
     await expectError("/api/admin/context", { method: "POST", token: null, body: { name: "x" } }, 401, "AuthenticationRequired");
     await expectError("/api/admin/context", { method: "POST", token: vexil.tokens.client, body: { name: "x" } }, 403, "NoAccessError");
     expect(await list()).toEqual(before);
@@ -198,8 +182,8 @@ describe("dependencies", () => {
     await expectError(`${flagPath("loner")}/dependencies`, { method: "POST", token: vexil.tokens.client, body }, 403, "NoAccessError");
     await expectError(`${flagPath("ghost")}/dependencies`, { method: "POST", body }, 404, "NotFoundError");
     await expectError(`${flagPath("loner", "other")}/dependencies`, { method: "POST", body }, 404, "NotFoundError");
-    await expectError(`${flagPath("loner")}/dependencies`, { method: "POST", body: tooLarge(body) }, 413, "ContentTooLarge");
-    await expectError(`${flagPath("loner")}/dependencies`, plainText("POST"), 415, "ContentTypeerror");
+    await expectError(`${flagPath("loner")}/dependencies`, { method: "POST", body: oversize(body) }, 413, "ContentTooLarge");
+    await expectError(`${flagPath("loner")}/dependencies`, plainTextRequest("POST"), 415, "ContentTypeerror");
     expect((await feature("loner")).dependencies).toEqual([]);
   });
 
@@ -212,7 +196,7 @@ describe("dependencies", () => {
     await expectError("/api/admin/projects/default/archive/validate", { method: "POST", body: { features: "parent" } }, 400, "ValidationError");
     await expectError("/api/admin/projects/default/archive/validate", { method: "POST", token: null, body: { features: [] } }, 401, "AuthenticationRequired");
     await expectError("/api/admin/projects/default/archive/validate", { method: "POST", token: vexil.tokens.client, body: { features: [] } }, 403, "NoAccessError");
-    await expectError("/api/admin/projects/default/archive/validate", plainText("POST"), 415, "ContentTypeerror");
+    await expectError("/api/admin/projects/default/archive/validate", plainTextRequest("POST"), 415, "ContentTypeerror");
     await expectError("/api/admin/projects/nope/archive/validate", { method: "POST", body: { features: [] } }, 404, "NotFoundError");
   });
 
@@ -268,8 +252,8 @@ describe("lifecycle", () => {
     await expectError(`${flagPath("ghost")}/lifecycle`, {}, 404, "NotFoundError");
     await expectError(path, { method: "POST", token: null, body: { status: "kept" } }, 401, "AuthenticationRequired");
     await expectError(path, { method: "POST", token: vexil.tokens.client, body: { status: "kept" } }, 403, "NoAccessError");
-    await expectError(path, { method: "POST", body: tooLarge({ status: "kept" }) }, 413, "ContentTooLarge");
-    await expectError(path, plainText("POST"), 415, "ContentTypeerror");
+    await expectError(path, { method: "POST", body: oversize({ status: "kept" }) }, 413, "ContentTooLarge");
+    await expectError(path, plainTextRequest("POST"), 415, "ContentTypeerror");
     expect(await stages()).toEqual(before);
   });
 });

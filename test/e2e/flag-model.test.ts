@@ -15,7 +15,7 @@ import {
   strategyFieldsSchema,
 } from "@vexil/contracts";
 import { z } from "zod";
-import { startTestSystem, type TestSystem } from "../src/harness.js";
+import { oversize, plainTextRequest, startTestSystem, type TestSystem } from "../src/harness.js";
 
 let vexil: TestSystem;
 beforeAll(async () => {
@@ -24,21 +24,9 @@ beforeAll(async () => {
 afterAll(() => vexil.stop());
 
 type Init = Parameters<TestSystem["api"]>[1];
-async function call<T>(path: string, init: Init, status: number, schema?: z.ZodType<T>): Promise<T> {
-  const res = await vexil.api(path, init);
-  const text = await res.text();
-  expect(res.status, `${init?.method ?? "GET"} ${path}: ${text}`).toBe(status);
-  const body = text ? JSON.parse(text) : undefined;
-  return schema ? schema.parse(body) : body;
-}
+const call = <T>(path: string, init: Init, status: number, schema?: z.ZodType<T>) => vexil.expectStatus(path, init, status, schema);
 const get = <T>(path: string, schema?: z.ZodType<T>) => call(path, {}, 200, schema);
-async function expectError(path: string, init: Init, status: number, name: string): Promise<{ message: string }> {
-  const res = await vexil.api(path, init);
-  const body = await res.json();
-  expect(res.status, `${init?.method ?? "GET"} ${path}: ${JSON.stringify(body)}`).toBe(status);
-  expect(body).toMatchObject({ id: expect.any(String), name, message: expect.any(String) });
-  return body;
-}
+const expectError = (path: string, init: Init, status: number, name: string) => vexil.expectError(path, init, status, name);
 /** Refused requests: no token (401), a client token (403). */
 async function expectGuarded(path: string, init: Init = {}) {
   await expectError(path, { ...init, token: null }, 401, "AuthenticationRequired");

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createTagResponseSchema,
-  errorBodySchema,
   segmentListSchema,
   segmentSchema,
   segmentStrategiesSchema,
@@ -12,7 +11,7 @@ import {
   tagTypeSchema,
 } from "@vexil/contracts";
 import type { z } from "zod";
-import { startTestSystem, type TestSystem } from "../src/harness.js";
+import { oversize, plainTextRequest, startTestSystem, type TestSystem } from "../src/harness.js";
 
 let vexil: TestSystem;
 beforeAll(async () => {
@@ -23,23 +22,8 @@ beforeAll(async () => {
 afterAll(() => vexil.stop());
 
 type Init = Parameters<TestSystem["api"]>[1];
-async function call<T>(path: string, init: Init, status: number, schema?: z.ZodType<T>): Promise<T> {
-  const res = await vexil.api(path, init);
-  const text = await res.text();
-  expect(res.status, `${init?.method ?? "GET"} ${path}: ${text}`).toBe(status);
-  const body = text ? JSON.parse(text) : undefined;
-  return schema ? schema.parse(body) : body;
-}
-async function expectError(path: string, init: Init, status: number, name: string) {
-  const res = await vexil.api(path, init);
-  const text = await res.text();
-  expect(res.status, `${init?.method ?? "GET"} ${path}: ${text}`).toBe(status);
-  const body = errorBodySchema.parse(JSON.parse(text));
-  expect(body.name).toBe(name);
-  return body;
-}
-const tooLarge = (body: object) => ({ ...body, padding: "x".repeat(101 * 1024) });
-const plainText = (method: string): Init => ({ method, body: "hello", headers: { "content-type": "text/plain" } });
+const call = <T>(path: string, init: Init, status: number, schema?: z.ZodType<T>) => vexil.expectStatus(path, init, status, schema);
+const expectError = (path: string, init: Init, status: number, name: string) => vexil.expectError(path, init, status, name);
 
 const constraint = { contextName: "userId", operator: "IN" as const, values: ["u1", "u2"] };
 const listSegments = () => call("/api/admin/segments", {}, 200, segmentListSchema);
@@ -166,10 +150,10 @@ describe("segments", () => {
 
     it("413 over 100 kB and 415 for text/plain, on create and update", async () => {
       const before = await listSegments();
-      await expectError("/api/admin/segments", { method: "POST", body: tooLarge({ name: "big", constraints: [] }) }, 413, "ContentTooLarge");
-      await expectError("/api/admin/segments", plainText("POST"), 415, "ContentTypeerror");
-      await expectError(`/api/admin/segments/${betaId}`, { method: "PUT", body: tooLarge({ name: "big", constraints: [] }) }, 413, "ContentTooLarge");
-      await expectError(`/api/admin/segments/${betaId}`, plainText("PUT"), 415, "ContentTypeerror");
+      await expectError("/api/admin/segments", { method: "POST", body: oversize({ name: "big", constraints: [] }) }, 413, "ContentTooLarge");
+      await expectError("/api/admin/segments", plainTextRequest("POST"), 415, "ContentTypeerror");
+      await expectError(`/api/admin/segments/${betaId}`, { method: "PUT", body: oversize({ name: "big", constraints: [] }) }, 413, "ContentTooLarge");
+      await expectError(`/api/admin/segments/${betaId}`, plainTextRequest("PUT"), 415, "ContentTypeerror");
       expect(await listSegments()).toEqual(before);
     });
   });
@@ -253,8 +237,8 @@ describe("tags (endpoint 18)", () => {
     await expectError("/api/admin/tags", { method: "POST", body: { value: " release-1", type: "simple" } }, 409, "NameExistsError");
     await expectError("/api/admin/tags", { method: "POST", token: null, body: { value: "new-tag" } }, 401, "AuthenticationRequired");
     await expectError("/api/admin/tags", { method: "POST", token: vexil.tokens.frontend, body: { value: "new-tag" } }, 403, "NoAccessError");
-    await expectError("/api/admin/tags", { method: "POST", body: tooLarge({ value: "new-tag" }) }, 413, "ContentTooLarge");
-    await expectError("/api/admin/tags", plainText("POST"), 415, "ContentTypeerror");
+    await expectError("/api/admin/tags", { method: "POST", body: oversize({ value: "new-tag" }) }, 413, "ContentTooLarge");
+    await expectError("/api/admin/tags", plainTextRequest("POST"), 415, "ContentTypeerror");
     expect(await listTags()).toEqual(before);
   });
 

@@ -1,7 +1,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { expect } from "vitest";
+import type { z } from "zod";
 import { createTokenSecret } from "@vexil/auth";
+import { errorBodySchema, type ErrorBody } from "@vexil/contracts";
 import { startSystem, type RunningSystem, type SystemSettings } from "@vexil/gateway";
 import { createLogger } from "@vexil/logger";
 import { platformEnv, type PlatformConfig } from "@vexil/runtime";
@@ -30,8 +33,17 @@ export interface TestSystem {
   system: RunningSystem;
   /** fetch against the gateway with the admin token and JSON bodies by default. */
   api(pathname: string, init?: ApiInit): Promise<Response>;
+  /** Sends the request, asserts the status and returns the body, parsed with `schema` when given. */
+  expectStatus<T = any>(pathname: string, init: ApiInit | undefined, status: number, schema?: z.ZodType<T>): Promise<T>;
+  /** Sends the request and asserts an error body in the spec's shape with this status and name. */
+  expectError(pathname: string, init: ApiInit | undefined, status: number, name: string): Promise<ErrorBody>;
   stop(): Promise<void>;
 }
+
+/** A body just over the 100 kB request limit. */
+export const oversize = (body: object) => ({ ...body, padding: "x".repeat(101 * 1024) });
+/** A request whose body is not JSON, for the 415 cases. */
+export const plainTextRequest = (method: string): ApiInit => ({ method, body: "hello", headers: { "content-type": "text/plain" } });
 
 export interface ApiInit extends Omit<RequestInit, "body"> {
   body?: unknown;
@@ -90,6 +102,21 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
     tokens,
     system,
     api,
+    async expectStatus(pathname, init, status, schema) {
+      const res = await api(pathname, init);
+      const text = await res.text();
+      expect(res.status, `${init?.method ?? "GET"} ${pathname}: ${text}`).toBe(status);
+      const body = text ? JSON.parse(text) : undefined;
+      return schema ? schema.parse(body) : body;
+    },
+    async expectError(pathname, init, status, name) {
+      const res = await api(pathname, init);
+      const text = await res.text();
+      expect(res.status, `${init?.method ?? "GET"} ${pathname}: ${text}`).toBe(status);
+      const body = errorBodySchema.parse(JSON.parse(text));
+      expect(body.name).toBe(name);
+      return body;
+    },
     async stop() {
       await system.stop();
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
