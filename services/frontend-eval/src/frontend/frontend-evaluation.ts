@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { FrontendToggle } from "@vexil/contracts";
-import { evaluateAll, type Context, type EvaluateOptions } from "@vexil/evaluator";
+import { evaluateAll, type Context, type EvaluateOptions, type VariantResult } from "@vexil/evaluator";
 import type { EnvironmentSnapshot } from "../snapshots/environment-snapshot.js";
 import { inScope, type FeatureScope } from "../snapshots/scope.js";
 
@@ -59,4 +59,43 @@ export function frontendToggles(
     toggles.push({ name: result.name, enabled: true, variant, impressionData: result.impressionData });
   }
   return toggles;
+}
+
+/** Per snapshot, the JSON text before and after each flag's variant in its toggle. */
+const toggleFragments = new WeakMap<EnvironmentSnapshot, Map<string, readonly [string, string]>>();
+/** JSON text of the evaluator's shared (frozen) variant answers, such as "no variant". */
+const sharedVariantJson = new WeakMap<VariantResult, string>();
+
+function variantJson(variant: VariantResult): string {
+  if (!Object.isFrozen(variant)) return JSON.stringify(variant);
+  let json = sharedVariantJson.get(variant);
+  if (json === undefined) sharedVariantJson.set(variant, (json = JSON.stringify(variant)));
+  return json;
+}
+
+/**
+ * `{"toggles":[...]}` as JSON text, the same text `JSON.stringify({ toggles: frontendToggles(...) })`
+ * gives, spliced from pieces kept per flag: profiles showed serialising the toggles costing over
+ * half as much as evaluating them, while only the variant differs between users.
+ */
+export function frontendTogglesJson(
+  snapshot: EnvironmentSnapshot,
+  context: Context,
+  scope: FeatureScope,
+  options: EvaluateOptions = liveOptions,
+): string {
+  let fragments = toggleFragments.get(snapshot);
+  if (!fragments) toggleFragments.set(snapshot, (fragments = new Map()));
+  const toggles: string[] = [];
+  for (const result of evaluateAll(snapshot.compiled, context, options)) {
+    if (!result.enabled) continue;
+    if (!inScope(scope, result.name, snapshot.features.get(result.name)?.project)) continue;
+    let around = fragments.get(result.name);
+    if (!around) {
+      around = [`{"name":${JSON.stringify(result.name)},"enabled":true,"variant":`, `,"impressionData":${result.impressionData}}`];
+      fragments.set(result.name, around);
+    }
+    toggles.push(around[0] + variantJson(result.variant) + around[1]);
+  }
+  return `{"toggles":[${toggles.join(",")}]}`;
 }

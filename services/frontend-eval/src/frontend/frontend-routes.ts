@@ -6,7 +6,7 @@ import { featuresUsed, type SeenFeatures } from "../metrics/seen-features.js";
 import { grantOf } from "../request-scope.js";
 import { environmentFor, scopeFor } from "../snapshots/scope.js";
 import type { SnapshotHolder } from "../snapshots/snapshot-holder.js";
-import { frontendContext, frontendToggles } from "./frontend-evaluation.js";
+import { frontendContext, frontendToggles, frontendTogglesJson } from "./frontend-evaluation.js";
 
 /** `/api/frontend`: evaluation for browser and mobile SDKs with a frontend token. */
 export function frontendRoutes({ snapshots, seen }: { snapshots: SnapshotHolder; seen: SeenFeatures }): Router {
@@ -23,9 +23,9 @@ export function frontendRoutes({ snapshots, seen }: { snapshots: SnapshotHolder;
     }
     const grant = grantOf(req);
     const snapshot = snapshots.get(environmentFor(grant, has));
-    const toggles = frontendToggles(snapshot, frontendContext(query.data, req.ip), scopeFor(grant));
+    const body = frontendTogglesJson(snapshot, frontendContext(query.data, req.ip), scopeFor(grant));
     res.setHeader("content-type", "application/json; charset=utf-8");
-    res.end(JSON.stringify({ toggles }));
+    res.end(body);
   });
 
   const { postFeatures, register, metrics } = frontendContract;

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import type { ClientFeature, ClientSegment } from "@vexil/contracts";
+import { EnvironmentSnapshot } from "../snapshots/environment-snapshot.js";
+import { frontendContext, frontendToggles, frontendTogglesJson } from "./frontend-evaluation.js";
+
+function feature(name: string, overrides: Partial<ClientFeature> = {}): ClientFeature {
+  return {
+    name,
+    type: "release",
+    description: null,
+    project: "default",
+    enabled: true,
+    stale: false,
+    impressionData: false,
+    strategies: [{ name: "default", constraints: [], parameters: {} }],
+    variants: [],
+    ...overrides,
+  };
+}
+
+const segments: ClientSegment[] = [{ id: 1, name: "vips", constraints: [{ contextName: "userId", operator: "IN", values: ["vip"] }] }];
+const features = [
+  feature("always"),
+  feature("off", { enabled: false }),
+  feature("watched", { impressionData: true }),
+  feature("für-alle-\"quoted\""),
+  feature("elsewhere", { project: "other" }),
+  feature("vips-only", { strategies: [{ name: "default", constraints: [], parameters: {}, segments: [1] }] }),
+  feature("half", { strategies: [{ name: "flexibleRollout", constraints: [], parameters: { rollout: "50", stickiness: "userId", groupId: "half" } }] }),
+  feature("colours", {
+    variants: [
+      { name: "red", weight: 500, weightType: "variable", stickiness: "userId", payload: { type: "json", value: '{"hex":"#f00"}' } },
+      { name: "blue", weight: 500, weightType: "variable", stickiness: "userId" },
+    ],
+  }),
+  feature("strategy-variants", {
+    strategies: [
+      {
+        name: "default",
+        constraints: [],
+        parameters: {},
+        variants: [{ name: "only", weight: 1000, weightType: "variable", stickiness: "default", payload: { type: "string", value: "x" } }],
+      },
+    ],
+  }),
+].sort((a, b) => (a.name < b.name ? -1 : 1));
+
+const { snapshot } = EnvironmentSnapshot.from({
+  environment: "development",
+  revision: 1,
+  features: features.map((f) => [f.name, JSON.stringify(f)] as const),
+  segments,
+});
+const options = { random: () => 0.42, now: () => 0 };
+
+describe("frontendTogglesJson", () => {
+  it("writes exactly what serialising the toggles writes, for every user and scope", () => {
+    const scopes = [
+      { projects: undefined, namePrefix: undefined },
+      { projects: ["default"], namePrefix: undefined },
+    ];
+    for (const userId of ["vip", "u1", "u2", "u3", "u4", "someone-else"]) {
+      for (const scope of scopes) {
+        const context = frontendContext({ userId, sessionId: "s" }, "127.0.0.1");
+        const expected = JSON.stringify({ toggles: frontendToggles(snapshot, context, scope, options) });
+        // Twice: the second answer comes from the pieces kept for this snapshot.
+        expect(frontendTogglesJson(snapshot, context, scope, options)).toBe(expected);
+        expect(frontendTogglesJson(snapshot, context, scope, options)).toBe(expected);
+      }
+    }
+  });
+
+  it("leaves out disabled flags and flags outside the scope", () => {
+    const context = frontendContext({ userId: "nobody", sessionId: "s" }, undefined);
+    const names = JSON.parse(frontendTogglesJson(snapshot, context, { projects: ["default"], namePrefix: undefined }, options)).toggles.map(
+      (toggle: { name: string }) => toggle.name,
+    );
+    expect(names).not.toContain("off");
+    expect(names).not.toContain("elsewhere");
+    expect(names).not.toContain("vips-only");
+    expect(names).toContain("always");
+  });
+});
