@@ -32,8 +32,16 @@ export interface EventDocument {
   data: unknown;
   preData: unknown;
   tags: EventTag[];
-  /** Outbox state: false until the relay has published it. */
-  announced: boolean;
+}
+
+/**
+ * An event waiting to be published, kept apart from the log so the relay reads a collection that
+ * holds only what is unsent, however long the log grows.
+ */
+interface OutboxDocument {
+  _id: number;
+  subject: string;
+  payload: ReturnType<typeof toDomainEvent>;
 }
 
 export interface EventQuery {
@@ -50,20 +58,20 @@ export interface EventQuery {
 
 export const eventSubject = (type: string) => `events.${type}`;
 
-/** The event log, which is also the outbox: written in the same transaction as the change. */
+/** The event log and its outbox, both written in the same transaction as the change. */
 export class EventStore implements OutboxSource {
   constructor(
     private readonly engine: StoreEngine,
     private readonly events: Collection<EventDocument>,
+    private readonly outbox: Collection<OutboxDocument>,
     private readonly clock: () => Date,
   ) {}
 
   static async create(engine: StoreEngine, clock: () => Date = () => new Date()): Promise<EventStore> {
     const events = engine.collection<EventDocument>("events");
-    await events.createIndex({ announced: 1, _id: 1 });
     await events.createIndex({ featureName: 1, _id: -1 });
     await events.createIndex({ project: 1, _id: -1 });
-    return new EventStore(engine, events, clock);
+    return new EventStore(engine, events, engine.collection<OutboxDocument>("event_outbox"), clock);
   }
 
   async record(input: DomainEventInput, session: StoreSession): Promise<EventDocument> {
@@ -79,9 +87,9 @@ export class EventStore implements OutboxSource {
       data: input.data ?? null,
       preData: input.preData ?? null,
       tags: input.tags ?? [],
-      announced: false,
     };
     await this.events.insertOne(doc, { session });
+    await this.outbox.insertOne({ _id: doc._id, subject: eventSubject(doc.type), payload: toDomainEvent(doc) }, { session });
     return doc;
   }
 
@@ -103,12 +111,12 @@ export class EventStore implements OutboxSource {
   }
 
   async pending(limit: number): Promise<OutboxEvent[]> {
-    const docs = await this.events.find({ announced: false }, { sort: { _id: 1 }, limit });
-    return docs.map((doc) => ({ id: String(doc._id), subject: eventSubject(doc.type), payload: toDomainEvent(doc) }));
+    const docs = await this.outbox.find({}, { sort: { _id: 1 }, limit });
+    return docs.map((doc) => ({ id: String(doc._id), subject: doc.subject, payload: doc.payload }));
   }
 
   async markPublished(ids: string[]): Promise<void> {
-    await this.events.updateMany({ _id: { $in: ids.map(Number) } }, { $set: { announced: true } });
+    await this.outbox.deleteMany({ _id: { $in: ids.map(Number) } });
   }
 }
 
