@@ -38,6 +38,8 @@ export interface NatsBusOptions {
   name?: string;
   /** How long JetStream remembers a msgId for dedupe. Default 2 minutes. */
   duplicateWindowMs?: number;
+  /** Copies of the stream kept by a NATS cluster (applies when the stream is created). Default 1. */
+  streamReplicas?: number;
 }
 
 /** JetStream API error codes (nats-server `jserrors`). */
@@ -57,7 +59,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   const nc = await connect({ servers: options.servers, name: options.name });
   try {
     const jsm = await nc.jetstreamManager();
-    await ensureStream(jsm, streamName, streamSubjects, options.duplicateWindowMs ?? 120_000);
+    await ensureStream(jsm, streamName, streamSubjects, options.duplicateWindowMs ?? 120_000, options.streamReplicas ?? 1);
     logStatus(nc, logger);
     return natsBus(nc, jsm, streamName, logger);
   } catch (err) {
@@ -66,14 +68,14 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   }
 }
 
-async function ensureStream(jsm: JetStreamManager, name: string, subjects: string[], duplicateWindowMs: number) {
+async function ensureStream(jsm: JetStreamManager, name: string, subjects: string[], duplicateWindowMs: number, replicas: number) {
   try {
     const info = await jsm.streams.info(name);
     const missing = subjects.filter((s) => !info.config.subjects.includes(s));
     if (missing.length > 0) await jsm.streams.update(name, { ...info.config, subjects: [...info.config.subjects, ...missing] });
   } catch (err) {
     if (!isApiError(err, streamNotFound)) throw err;
-    await jsm.streams.add({ name, subjects, storage: StorageType.File, duplicate_window: nanos(duplicateWindowMs) });
+    await jsm.streams.add({ name, subjects, storage: StorageType.File, duplicate_window: nanos(duplicateWindowMs), num_replicas: replicas });
   }
 }
 

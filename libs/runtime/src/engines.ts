@@ -19,6 +19,7 @@ export async function openBus(config: PlatformConfig, service: string, logger: L
   const bus = await createNatsBus({
     servers: config.NATS_URL,
     streamName: config.NATS_STREAM,
+    streamReplicas: config.NATS_STREAM_REPLICAS,
     streamSubjects: namespace ? eventStreamSubjects.map((s) => `${namespace}.${s}`) : eventStreamSubjects,
     logger: logger.child({ module: "bus" }),
     name: `vexil-${service}`,

@@ -10,6 +10,8 @@ export const platformEnv = z.object({
   MONGODB_DATABASE: z.string().optional(),
   NATS_URL: envSchemas.url.optional(),
   NATS_STREAM: z.string().regex(/^[\w-]+$/).default("VEXIL_EVENTS"),
+  /** Copies of the event stream in a NATS cluster (3 for a three-node cluster). */
+  NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** Puts every subject under `<namespace>.`, so installations (or test runs) can share one NATS. */
   NATS_NAMESPACE: z.string().regex(/^[\w-]+$/, "letters, digits, _ and - only").optional(),
   REDIS_URL: envSchemas.url.optional(),
