@@ -254,6 +254,33 @@ export const featuresSeenSchema = z.object({
 });
 export type FeaturesSeen = z.infer<typeof featuresSeenSchema>;
 
+/**
+ * SDK instances that announced themselves (`/client/register`) or sent metrics, batched by
+ * frontend-eval (one entry per appName and instanceId); the admin records them as client
+ * applications and instances. Registration fields are absent when only metrics were seen.
+ */
+export const clientInstanceSeenSchema = z.object({
+  appName: z.string().min(1),
+  instanceId: z.string().min(1),
+  sdkType: z.enum(["backend", "frontend"]),
+  environment: z.string().min(1),
+  /** The token's projects (`*` for all). */
+  projects: z.array(z.string().min(1)),
+  sdkVersion: z.string().optional(),
+  strategies: z.array(z.string()).optional(),
+  started: dateTimeSchema.optional(),
+  interval: z.number().optional(),
+  /** The proxies or Edge instances the registration came through. */
+  connectVia: z.array(z.object({ appName: z.string(), instanceId: z.string() })).optional(),
+  clientIp: z.string().optional(),
+  /** Flags the instance's metrics reported using. */
+  seenToggles: z.array(z.string().min(1)).optional(),
+  lastSeen: dateTimeSchema,
+});
+export type ClientInstanceSeen = z.infer<typeof clientInstanceSeenSchema>;
+export const clientInstancesSeenSchema = z.object({ instances: z.array(clientInstanceSeenSchema).min(1) });
+export type ClientInstancesSeen = z.infer<typeof clientInstancesSeenSchema>;
+
 export const subjects = {
   /** Wildcard for every domain event (the JetStream stream's subject filter). */
   allDomainEvents: "events.>",
@@ -264,6 +291,7 @@ export const subjects = {
   tokensChanged: "tokens.changed",
   signalsReceived: "signals.received",
   featuresSeen: "metrics.features-seen",
+  clientInstancesSeen: "metrics.client-instances-seen",
 } as const;
 
 export const topics = {
@@ -286,4 +314,8 @@ export const topics = {
     schema: signalReceivedSchema,
   } satisfies Topic<SignalReceived>,
   featuresSeen: { subject: subjects.featuresSeen, schema: featuresSeenSchema } satisfies Topic<FeaturesSeen>,
+  clientInstancesSeen: {
+    subject: subjects.clientInstancesSeen,
+    schema: clientInstancesSeenSchema,
+  } satisfies Topic<ClientInstancesSeen>,
 } as const;

@@ -7,6 +7,7 @@ import { clientRoutes } from "./client/client-routes.js";
 import { StreamingHub } from "./client/streaming-hub.js";
 import type { FrontendEvalConfig } from "./config.js";
 import { frontendRoutes } from "./frontend/frontend-routes.js";
+import { ClientInstances } from "./metrics/client-instances.js";
 import { SeenFeatures } from "./metrics/seen-features.js";
 import { SnapshotHolder } from "./snapshots/snapshot-holder.js";
 
@@ -26,6 +27,7 @@ export async function createFrontendEvalService({ engines, settings, logger }: F
   const snapshots = new SnapshotHolder({ cache: engines.cache, bus: engines.bus, logger: logger.child({ module: "snapshots" }) });
   const streams = new StreamingHub();
   const seen = new SeenFeatures({ bus: engines.bus });
+  const instances = new ClientInstances({ bus: engines.bus });
   snapshots.onSwap((snapshot, changes) => streams.publish(snapshot, changes));
 
   const router = express.Router();
@@ -36,8 +38,8 @@ export async function createFrontendEvalService({ engines, settings, logger }: F
   router.use("/api/client", authenticateToken, requireTokenType(["client"]));
   // Each request goes straight to the routes of its API: leaving an express router that has no
   // match costs a turn of the event loop.
-  const frontend = frontendRoutes({ snapshots, seen });
-  const client = clientRoutes({ snapshots, streams, seen });
+  const frontend = frontendRoutes({ snapshots, seen, instances });
+  const client = clientRoutes({ snapshots, streams, seen, instances });
   router.use((req, res, next) => (req.path.startsWith("/api/frontend") ? frontend : client)(req, res, next));
 
   return {
@@ -56,6 +58,7 @@ export async function createFrontendEvalService({ engines, settings, logger }: F
     async stop() {
       streams.close();
       seen.stop();
+      instances.stop();
       snapshots.stop();
       sharedTokens.stop();
     },

@@ -3,6 +3,7 @@ import { clientContract, clientFeaturesQuerySchema, clientSpecHeader } from "@ve
 import { NotFoundError, ValidationError } from "@vexil/errors";
 import { mountContract } from "@vexil/http";
 import type { ZodError } from "zod";
+import type { ClientInstances } from "../metrics/client-instances.js";
 import { featuresUsed, type SeenFeatures } from "../metrics/seen-features.js";
 import { grantOf } from "../request-scope.js";
 import type { EnvironmentSnapshot } from "../snapshots/environment-snapshot.js";
@@ -32,10 +33,12 @@ export function clientRoutes({
   snapshots,
   streams,
   seen,
+  instances,
 }: {
   snapshots: SnapshotHolder;
   streams: StreamingHub;
   seen: SeenFeatures;
+  instances: ClientInstances;
 }): Router {
   const router = express.Router();
   const has = (environment: string) => snapshots.has(environment);
@@ -105,9 +108,17 @@ export function clientRoutes({
         const json = (inline ? snapshot.inlinedFeatureJson() : snapshot.featureJson).get(feature.name) as string;
         return { status: 200, body: JSON.parse(json) };
       },
-      register: async () => ({ status: 202, body: undefined }),
+      register: async ({ req, body }) => {
+        const grant = grantOf(req);
+        instances.registered(body, "backend", { grant, environment: environmentFor(grant, has), clientIp: req.ip });
+        return { status: 202, body: undefined };
+      },
       metrics: async ({ req, body }) => {
-        seen.add(environmentFor(grantOf(req), has), featuresUsed(body));
+        const grant = grantOf(req);
+        const environment = environmentFor(grant, has);
+        const used = featuresUsed(body);
+        seen.add(environment, used);
+        instances.sentMetrics(body, "backend", { grant, environment, clientIp: req.ip }, used);
         return { status: 202, body: undefined };
       },
     },

@@ -2,6 +2,7 @@ import express, { type Request, type Response, type Router } from "express";
 import { frontendContextQuerySchema, frontendContract } from "@vexil/contracts";
 import { ValidationError } from "@vexil/errors";
 import { mountContract } from "@vexil/http";
+import type { ClientInstances } from "../metrics/client-instances.js";
 import { featuresUsed, type SeenFeatures } from "../metrics/seen-features.js";
 import { grantOf } from "../request-scope.js";
 import { environmentFor, scopeFor } from "../snapshots/scope.js";
@@ -9,7 +10,15 @@ import type { SnapshotHolder } from "../snapshots/snapshot-holder.js";
 import { frontendContext, frontendToggles, frontendTogglesJson } from "./frontend-evaluation.js";
 
 /** `/api/frontend`: evaluation for browser and mobile SDKs with a frontend token. */
-export function frontendRoutes({ snapshots, seen }: { snapshots: SnapshotHolder; seen: SeenFeatures }): Router {
+export function frontendRoutes({
+  snapshots,
+  seen,
+  instances,
+}: {
+  snapshots: SnapshotHolder;
+  seen: SeenFeatures;
+  instances: ClientInstances;
+}): Router {
   const router = express.Router();
   const has = (environment: string) => snapshots.has(environment);
 
@@ -37,9 +46,17 @@ export function frontendRoutes({ snapshots, seen }: { snapshots: SnapshotHolder;
       const context = frontendContext(nested ?? bare, req.ip);
       return { status: 200, body: { toggles: frontendToggles(snapshot, context, scopeFor(grant)) } };
     },
-    register: async () => ({ status: 200, body: undefined }),
+    register: async ({ req, body }) => {
+      const grant = grantOf(req);
+      instances.registered(body, "frontend", { grant, environment: environmentFor(grant, has), clientIp: req.ip });
+      return { status: 200, body: undefined };
+    },
     metrics: async ({ req, body }) => {
-      seen.add(environmentFor(grantOf(req), has), featuresUsed(body));
+      const grant = grantOf(req);
+      const environment = environmentFor(grant, has);
+      const used = featuresUsed(body);
+      seen.add(environment, used);
+      instances.sentMetrics(body, "frontend", { grant, environment, clientIp: req.ip }, used);
       return { status: 200, body: undefined };
     },
   });
