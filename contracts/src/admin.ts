@@ -1,6 +1,7 @@
 import { c, routerOptions } from "./common.js";
 import { addonsContract } from "./admin/addons.js";
 import { apiTokensContract } from "./admin/api-tokens.js";
+import { applicationsContract } from "./admin/applications.js";
 import { changeRequestsContract, projectAccessContract } from "./admin/change-requests.js";
 import { environmentsContract } from "./admin/environments.js";
 import { contextContract } from "./admin/context.js";
@@ -41,6 +42,7 @@ type AdminRoutes = {
   signalEndpoints: typeof signalEndpointsContract;
   serviceAccounts: typeof serviceAccountsContract;
   actions: typeof actionsContract;
+  applications: typeof applicationsContract;
 };
 // Spelled out so declarations name each slice instead of expanding every route (TS7056).
 const adminRoutes: AdminRoutes = {
@@ -64,6 +66,7 @@ const adminRoutes: AdminRoutes = {
   signalEndpoints: signalEndpointsContract,
   serviceAccounts: serviceAccountsContract,
   actions: actionsContract,
+  applications: applicationsContract,
 };
 const adminOptions = { ...routerOptions, pathPrefix: "/api/admin" } as const;
 export type AdminContract = ReturnType<typeof c.router<AdminRoutes, "/api/admin", typeof adminOptions>>;

@@ -3,6 +3,7 @@ export * from "./schemas/index.js";
 export * from "./admin.js";
 export { addonsContract } from "./admin/addons.js";
 export { apiTokensContract } from "./admin/api-tokens.js";
+export { applicationsContract } from "./admin/applications.js";
 export { changeRequestsContract, projectAccessContract, projectRoleIds } from "./admin/change-requests.js";
 export { eventsContract } from "./admin/events.js";
 export * from "./admin/features.js";

@@ -1,5 +1,6 @@
 export * from "./addon.js";
 export * from "./api-token.js";
+export * from "./application.js";
 export * from "./change-request.js";
 export * from "./client.js";
 export * from "./constraint.js";

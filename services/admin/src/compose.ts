@@ -7,6 +7,8 @@ import { addonBusClient } from "./addons/addon-bus.js";
 import { AddonService } from "./addons/addon-service.js";
 import { createAddonStore } from "./addons/addon-store.js";
 import { createApiTokenStore } from "./api-tokens/api-token-store.js";
+import { ClientApplicationService } from "./client-applications/client-application-service.js";
+import { createClientApplicationStore } from "./client-applications/client-application-store.js";
 import type { AdminConfig } from "./config.js";
 import { createEnvironmentStore } from "./environments/environment-store.js";
 import { EventStore } from "./events/event-store.js";
@@ -70,6 +72,7 @@ export async function createAdminDeps({
     contextFields: createContextFieldStore(store),
     segments: await createSegmentStore(store),
     tags: await createTagStore(store),
+    clientApplications: await createClientApplicationStore(store),
   };
   const sharedTokens = await openSharedTokenSet(cache, bus);
   // Flag reads for the segment, tag, context and strategy slices (archived flags included);
@@ -223,6 +226,7 @@ export async function createAdminDeps({
       ...addonBusClient(bus),
     }),
     strategies,
+    clientApplications: new ClientApplicationService({ applications: stores.clientApplications, strategies, unitOfWork, clock }),
     environmentService,
     projectService,
     featureService,

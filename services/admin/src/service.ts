@@ -7,6 +7,8 @@ import { serveAddonConfigs } from "./addons/addon-bus.js";
 import { seedApiTokens } from "./api-tokens/api-token-seeding.js";
 import { seedDefaults } from "./bootstrap/seed-defaults.js";
 import { consumeSeenFeatures } from "./client-metrics/seen-features-consumer.js";
+import { clientApplicationRoutes } from "./client-applications/client-application-routes.js";
+import { consumeClientInstances } from "./client-applications/client-instances-consumer.js";
 import type { AdminDeps } from "./compose.js";
 import { strategyRoutes } from "./strategies/strategy-routes.js";
 import { contextRoutes } from "./context/context-routes.js";
@@ -29,6 +31,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
   const { engines, logger, stores, unitOfWork, events, sharedTokens, access } = deps;
   let relay: OutboxRelay | undefined;
   let seenFeatures: ReturnType<typeof consumeSeenFeatures> | undefined;
+  let clientInstances: Subscription | undefined;
   let addonConfigs: Subscription | undefined;
   let createdAdminSecret: string | undefined;
   let changeRequestScheduler: ChangeRequestScheduler | undefined;
@@ -61,6 +64,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
   router.use(featureRoutes({ features: deps.featureService, projects: deps.projectService, access }));
   router.use(deps.signals.router());
   router.use(addonRoutes({ addons: deps.addons, access }));
+  router.use(clientApplicationRoutes({ applications: deps.clientApplications, access }));
 
   return {
     router,
@@ -92,6 +96,11 @@ export function createAdminService(deps: AdminDeps): AdminService {
         lifecycle: deps.lifecycleService,
         logger: logger.child({ module: "seen-features" }),
       });
+      clientInstances = consumeClientInstances({
+        bus: engines.bus,
+        applications: deps.clientApplications,
+        logger: logger.child({ module: "client-instances" }),
+      });
       // Before the relay: the delivery service asks for the addons when the first events arrive.
       addonConfigs = serveAddonConfigs(engines.bus, deps.addons);
       relay = startOutboxRelay({ source: events, bus: engines.bus, logger: logger.child({ module: "outbox-relay" }) });
@@ -113,6 +122,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
       await relay?.stop();
       addonConfigs?.unsubscribe();
       seenFeatures?.unsubscribe();
+      clientInstances?.unsubscribe();
       await deps.snapshotPublisher.stop();
       sharedTokens.stop();
     },

@@ -41,5 +41,6 @@ export const permissions = {
   approveChangeRequest: "APPROVE_CHANGE_REQUEST",
   applyChangeRequest: "APPLY_CHANGE_REQUEST",
   skipChangeRequest: "SKIP_CHANGE_REQUEST",
+  updateApplication: "UPDATE_APPLICATION",
 } as const;
 export type Permission = (typeof permissions)[keyof typeof permissions];

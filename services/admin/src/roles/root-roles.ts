@@ -18,7 +18,7 @@ export const rootRoles: readonly RootRoleInfo[] = [
     name: "Editor",
     type: "root",
     description:
-      "Users with the root editor role can change flags, projects, segments, strategies, tags, context fields and environments, but not API tokens, users, addons, signal endpoints or SAML.",
+      "Users with the root editor role can change flags, projects, segments, strategies, tags, context fields, environments and applications, but not API tokens, users, addons, signal endpoints or SAML.",
   },
   { id: 3, name: "Viewer", type: "root", description: "Users with the root viewer role can only read; they may not view API tokens." },
 ];
@@ -46,7 +46,7 @@ export function resolveRootRole(ref: number | RootRole): RootRoleInfo {
  */
 const editorForbidden = /API_TOKEN|ADDON|SIGNAL|USER|SAML|ROLE|SERVICE_ACCOUNT|ACTION/;
 /** The flag model an Editor changes; anything else is Admin-only until it is listed here. */
-const editorAllowed = /FEATURE|PROJECT|SEGMENT|STRATEGY|CONTEXT_FIELD|TAG|ENVIRONMENT|CHANGE_REQUEST/;
+const editorAllowed = /FEATURE|PROJECT|SEGMENT|STRATEGY|CONTEXT_FIELD|TAG|ENVIRONMENT|CHANGE_REQUEST|APPLICATION/;
 
 export function rolePermits(role: RootRole, permission: Permission | string): boolean {
   if (role === "Admin") return true;
