@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestSystem, type ApiInit, type TestSystem } from "../src/harness.js";
+import { expectJson as json, startTestSystem, type ApiInit, type TestSystem } from "../src/harness.js";
 
 /**
  * Where the admin slices meet, end to end through the gateway: project members, change-request
@@ -8,32 +8,16 @@ import { startTestSystem, type ApiInit, type TestSystem } from "../src/harness.j
  * protected environments, collaborators and environment deletion.
  */
 let vexil: TestSystem;
-const password = "Str0ng-enough!";
 const people: Record<string, { id: number; token: string }> = {};
 
 beforeAll(async () => {
   vexil = await startTestSystem();
   for (const username of ["erin", "frank"]) {
-    const user = await json(
-      await vexil.api("/api/admin/user-admin", { method: "POST", body: { username, email: `${username}@Example.com`, rootRole: "Editor", password } }),
-      201,
-    );
-    const login = await vexil.api("/auth/simple/login", { method: "POST", token: null, body: { username, password } });
-    const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
-    const pat = await json(
-      await vexil.api("/api/admin/user/tokens", { method: "POST", token: null, headers: { cookie }, body: { description: "it", expiresAt: "2099-01-01T00:00:00.000Z" } }),
-      201,
-    );
-    people[username] = { id: user.id, token: pat.secret };
+    people[username] = await vexil.createPerson({ username, email: `${username}@Example.com`, rootRole: "Editor" });
   }
 });
 afterAll(() => vexil?.stop());
 
-async function json(res: Response, status: number) {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text ? JSON.parse(text) : undefined;
-}
 const api = (path: string, init?: ApiInit) => vexil.api(path, init);
 const as = (who: string, init: ApiInit = {}): ApiInit => ({ ...init, token: people[who]!.token });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestSystem, type ApiInit, type TestSystem } from "../src/harness.js";
+import { expectJson as json, startTestSystem, type ApiInit, type TestSystem } from "../src/harness.js";
 
 /**
  * Change requests end to end through the gateway: configuration, the guard on direct changes, the
@@ -7,7 +7,6 @@ import { startTestSystem, type ApiInit, type TestSystem } from "../src/harness.j
  * scheduling and collaboration modes. People act through personal access tokens.
  */
 let vexil: TestSystem;
-const password = "Str0ng-enough!";
 const people: Record<string, { id: number; token: string }> = {};
 const P = "cr";
 const base = `/api/admin/projects/${P}`;
@@ -15,24 +14,12 @@ const base = `/api/admin/projects/${P}`;
 beforeAll(async () => {
   vexil = await startTestSystem();
   for (const username of ["alice", "bob", "carol", "dave"]) {
-    const user = await json(await vexil.api("/api/admin/user-admin", { method: "POST", body: { username, rootRole: "Editor", password } }), 201);
-    const login = await vexil.api("/auth/simple/login", { method: "POST", token: null, body: { username, password } });
-    const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
-    const pat = await json(
-      await vexil.api("/api/admin/user/tokens", { method: "POST", token: null, headers: { cookie }, body: { description: "cr", expiresAt: "2099-01-01T00:00:00.000Z" } }),
-      201,
-    );
-    people[username] = { id: user.id, token: pat.secret };
+    people[username] = await vexil.createPerson({ username, rootRole: "Editor" });
   }
   await json(await api("/api/admin/projects", { method: "POST", body: { id: P, name: "Change requests" } }), 201);
 });
 afterAll(() => vexil?.stop());
 
-async function json(res: Response, status: number) {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text ? JSON.parse(text) : undefined;
-}
 const api = (path: string, init?: ApiInit) => vexil.api(path, init);
 const as = (who: string, init: ApiInit = {}): ApiInit => ({ ...init, token: people[who]!.token });
 

@@ -37,7 +37,16 @@ export interface TestSystem {
   expectStatus<T = any>(pathname: string, init: ApiInit | undefined, status: number, schema?: z.ZodType<T>): Promise<T>;
   /** Sends the request and asserts an error body in the spec's shape with this status and name. */
   expectError(pathname: string, init: ApiInit | undefined, status: number, name: string): Promise<ErrorBody>;
+  /** A user with a root role who signs in and acts through a personal access token. */
+  createPerson(person: { username: string; rootRole: string; email?: string }): Promise<{ id: number; token: string }>;
   stop(): Promise<void>;
+}
+
+/** Asserts a response's status and returns its JSON body (undefined when empty). */
+export async function expectJson(res: Response, status: number): Promise<any> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  return text ? JSON.parse(text) : undefined;
 }
 
 /** A body just over the 100 kB request limit. */
@@ -116,6 +125,25 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
       const body = errorBodySchema.parse(JSON.parse(text));
       expect(body.name).toBe(name);
       return body;
+    },
+    async createPerson({ username, rootRole, email }) {
+      const password = "Str0ng-enough!";
+      const user = await expectJson(
+        await api("/api/admin/user-admin", { method: "POST", body: { username, rootRole, password, ...(email ? { email } : {}) } }),
+        201,
+      );
+      const login = await api("/auth/simple/login", { method: "POST", token: null, body: { username, password } });
+      const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
+      const pat = await expectJson(
+        await api("/api/admin/user/tokens", {
+          method: "POST",
+          token: null,
+          headers: { cookie },
+          body: { description: username, expiresAt: "2099-01-01T00:00:00.000Z" },
+        }),
+        201,
+      );
+      return { id: user.id, token: pat.secret };
     },
     async stop() {
       await system.stop();
