@@ -8,14 +8,18 @@ export const applicationUsageSchema = z.object({
   environments: z.array(z.string()),
 });
 
-/** A client application as listed: what its SDKs announced plus what people set on it. */
-export const applicationSchema = z.object({
+/** What every view of an application shows: its name, what people set on it, when it appeared. */
+const applicationBaseSchema = z.object({
   appName: z.string(),
   description: z.string().nullable(),
   url: z.string().nullable(),
   color: z.string().nullable(),
   icon: z.string().nullable(),
   createdAt: dateTimeSchema,
+});
+
+/** A client application as listed: what its SDKs announced plus what people set on it. */
+export const applicationSchema = applicationBaseSchema.extend({
   createdBy: z.string().nullable(),
   strategies: z.array(z.string()),
   usage: z.array(applicationUsageSchema),
@@ -55,13 +59,7 @@ export const applicationStrategySchema = z.union([
   z.object({ name: z.string(), notFound: z.literal(true) }),
 ]);
 
-export const applicationDetailsSchema = z.object({
-  appName: z.string(),
-  description: z.string().nullable(),
-  url: z.string().nullable(),
-  color: z.string().nullable(),
-  icon: z.string().nullable(),
-  createdAt: dateTimeSchema,
+export const applicationDetailsSchema = applicationBaseSchema.extend({
   strategies: z.array(applicationStrategySchema),
   instances: z.array(clientInstanceSchema),
   /** Flags the application's SDKs have reported using. */
