@@ -54,9 +54,17 @@ export function buildOpenApiDocument(): ReturnType<typeof generateOpenApi> {
     {
       setOperationId: "concatenated-path",
       operationMapper: (operation, route) =>
-        withResponseHeaders(withDeepObjectQuery(operation), route.metadata as RouteMetadata | undefined),
+        withResponseHeaders(withDeepObjectQuery(inMostSpecificTag(operation)), route.metadata as RouteMetadata | undefined),
     },
   );
+}
+
+/**
+ * ts-rest tags an operation with every router it is nested in (`admin`, `projects`); listing it
+ * under each would show every admin operation twice, so only the innermost router names it.
+ */
+function inMostSpecificTag(operation: OperationObject): OperationObject {
+  return operation.tags?.length ? { ...operation, tags: operation.tags.slice(-1) } : operation;
 }
 
 /** `properties[name]=value` style query objects are deepObject parameters in OpenAPI terms. */

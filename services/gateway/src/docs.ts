@@ -1,19 +1,25 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import express, { type Router } from "express";
 import { absolutePath } from "swagger-ui-dist";
 import { buildOpenApiDocument } from "@vexil/contracts";
 
 /** A page that renders the OpenAPI document with the bundled Swagger UI (no network needed). */
-function docsPage(): string {
-  return readFileSync(path.join(absolutePath(), "index.html"), "utf8")
-    .replaceAll("./", "/docs/assets/")
-    .replace("<title>Swagger UI</title>", "<title>Vexil API</title>")
-    .replace(
-      '<script src="/docs/assets/swagger-initializer.js" charset="UTF-8"> </script>',
-      '<script src="/docs/init.js" charset="UTF-8"></script>',
-    );
-}
+const docsPage = `<!DOCTYPE html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8">
+    <title>Vexil API</title>
+    <link rel="stylesheet" type="text/css" href="/docs/assets/swagger-ui.css">
+    <link rel="stylesheet" type="text/css" href="/docs/assets/index.css">
+    <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png" sizes="32x32">
+  </head>
+  <body>
+    <div id="swagger-ui"></div>
+    <script src="/docs/assets/swagger-ui-bundle.js" charset="UTF-8"></script>
+    <script src="/docs/assets/swagger-ui-standalone-preset.js" charset="UTF-8"></script>
+    <script src="/docs/init.js" charset="UTF-8"></script>
+  </body>
+</html>
+`;
 
 const initializer = `window.onload = function () {
   window.ui = SwaggerUIBundle({
@@ -21,6 +27,9 @@ const initializer = `window.onload = function () {
     dom_id: "#swagger-ui",
     deepLinking: true,
     persistAuthorization: true,
+    // Over a hundred operations: list the surfaces collapsed, with a filter by name.
+    docExpansion: "none",
+    filter: true,
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
     layout: "StandaloneLayout",
   });
@@ -29,13 +38,12 @@ const initializer = `window.onload = function () {
 
 export function createDocsRouter(): Router {
   const document = JSON.stringify(buildOpenApiDocument());
-  const page = docsPage();
   const router = express.Router();
   router.get("/docs/openapi.json", (_req, res) => {
     res.type("application/json").send(document);
   });
   router.get(["/docs", "/docs/"], (_req, res) => {
-    res.type("html").send(page);
+    res.type("html").send(docsPage);
   });
   router.get("/docs/init.js", (_req, res) => {
     res.type("application/javascript").send(initializer);
