@@ -26,6 +26,7 @@ async function freeBasePort(): Promise<number> {
 
 describe.skipIf(!available)("npm run start:cluster", () => {
   const admin = createTokenSecret({ projects: ["*"], environment: "*" });
+  const frontend = createTokenSecret({ projects: ["*"], environment: "development" });
   const namespace = `test_${randomUUID().slice(0, 8)}`;
   let runner: ChildProcess;
   let dataDir: string;
@@ -51,6 +52,7 @@ describe.skipIf(!available)("npm run start:cluster", () => {
         NATS_NAMESPACE: namespace,
         REDIS_KEY_PREFIX: `${namespace}:`,
         INIT_ADMIN_API_TOKENS: admin,
+        INIT_FRONTEND_API_TOKENS: frontend,
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -78,6 +80,28 @@ describe.skipIf(!available)("npm run start:cluster", () => {
     const ready = await (await fetch(`http://127.0.0.1:${base}/ready`)).json();
     expect(ready.checks.map((c: { name: string }) => c.name).sort()).toEqual(["admin", "frontend-eval", "signal-ingest"]);
   });
+
+  it("carries a flag change from the admin process to the frontend-eval process over NATS and Redis", async () => {
+    const gateway = `http://127.0.0.1:${base}`;
+    const asAdmin = { authorization: admin, "content-type": "application/json" };
+    const created = await fetch(`${gateway}/api/admin/projects/default/features`, {
+      method: "POST",
+      headers: asAdmin,
+      body: JSON.stringify({ name: "cluster-flag" }),
+    });
+    expect(created.status).toBe(201);
+    const enabled = await fetch(`${gateway}/api/admin/projects/default/features/cluster-flag/environments/development/on`, {
+      method: "POST",
+      headers: { authorization: admin },
+    });
+    expect(enabled.status).toBe(200);
+
+    const toggles = async () => {
+      const res = await fetch(`${gateway}/api/frontend?userId=u1`, { headers: { authorization: frontend } });
+      return res.ok ? ((await res.json()).toggles as Array<{ name: string }>).map((t) => t.name) : [];
+    };
+    expect(await waitFor(async () => (await toggles()).includes("cluster-flag"), 10_000, 50)).toBe(true);
+  }, 30_000);
 
   it("recovers when the admin process is killed and started again", async () => {
     const adminReady = await fetch(`http://127.0.0.1:${base + 1}/ready`);
