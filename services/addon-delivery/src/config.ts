@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { z } from "zod";
 import { envSchemas } from "@vexil/config";
 import { platformEnv } from "@vexil/runtime";
@@ -12,6 +13,10 @@ export const addonDeliveryEnv = platformEnv.extend({
   ADDONS_BACKOFF_BASE_MS: z.coerce.number().int().min(0).default(1000),
   ADDONS_BACKOFF_MAX_MS: z.coerce.number().int().min(0).default(5 * 60_000),
   ADDONS_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  /** How long a replica's lease on an addon's queue lasts unless renewed: the takeover delay after a crash. */
+  ADDONS_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
+  /** This replica's name in leases; must differ between replicas sharing one store. Defaults to the host name. */
+  ADDONS_REPLICA_ID: z.string().min(1).optional(),
   /** Base of the flag links in messages; Unleash's name first, then Vexil's public address. */
   UNLEASH_URL: envSchemas.url.optional(),
   PUBLIC_URL: envSchemas.url.optional(),
@@ -25,6 +30,13 @@ export interface AddonDeliverySettings {
   backoffBaseMs: number;
   backoffMaxMs: number;
   requestTimeoutMs: number;
+  /** Lease on an addon's queue; renewed every third of it while the replica works that queue. */
+  leaseMs: number;
+  /**
+   * Names this replica in leases and claims. A restarted process with the same name takes its
+   * own leases back at once; two live replicas with the same name would both send.
+   */
+  replicaId: string;
   /** Base URL of the admin UI, for links to flags. */
   uiUrl: string;
 }
@@ -35,6 +47,8 @@ export const defaultDeliverySettings: AddonDeliverySettings = {
   backoffBaseMs: 1000,
   backoffMaxMs: 5 * 60_000,
   requestTimeoutMs: 10_000,
+  leaseMs: 30_000,
+  replicaId: hostname(),
   uiUrl: "http://localhost:4242",
 };
 
@@ -45,6 +59,8 @@ export function deliverySettingsFrom(config: AddonDeliveryConfig): AddonDelivery
     backoffBaseMs: config.ADDONS_BACKOFF_BASE_MS,
     backoffMaxMs: config.ADDONS_BACKOFF_MAX_MS,
     requestTimeoutMs: config.ADDONS_REQUEST_TIMEOUT_MS,
+    leaseMs: config.ADDONS_LEASE_MS,
+    replicaId: config.ADDONS_REPLICA_ID ?? defaultDeliverySettings.replicaId,
     uiUrl: config.UNLEASH_URL ?? config.PUBLIC_URL ?? defaultDeliverySettings.uiUrl,
   };
 }

@@ -39,6 +39,9 @@ export async function createAddonDeliveryService({ engines, logger, settings: ov
     maxAttempts: settings.maxAttempts,
     backoffBaseMs: settings.backoffBaseMs,
     backoffMaxMs: settings.backoffMaxMs,
+    requestTimeoutMs: settings.requestTimeoutMs,
+    leaseMs: settings.leaseMs,
+    replicaId: settings.replicaId,
     uiUrl: settings.uiUrl,
     clock,
   });

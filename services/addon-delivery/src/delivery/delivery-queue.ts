@@ -14,6 +14,11 @@ export interface DeliveryQueueOptions {
   maxAttempts: number;
   backoffBaseMs: number;
   backoffMaxMs: number;
+  requestTimeoutMs: number;
+  /** Lease on an addon's queue; see `AddonDeliverySettings.leaseMs`. */
+  leaseMs: number;
+  /** This replica's name in leases and claims. */
+  replicaId: string;
   uiUrl: string;
   clock?: () => Date;
   random?: () => number;
@@ -23,6 +28,12 @@ export interface DeliveryQueueOptions {
  * One worker per addon works through that addon's deliveries in enqueue order, waiting out the
  * backoff of its head before the next: order per addon holds, and a slow or dead target only
  * delays its own addon. State lives in the store, so a restarted process picks up where it was.
+ *
+ * Several replicas may share the store. A worker runs only while its replica holds the addon's
+ * lease (renewed every third of `leaseMs`), so one replica at a time works a queue, in order; and
+ * each attempt is made under a claim on the delivery, sized to outlast the requests, so even a
+ * replica whose lease lapsed mid-request cannot be joined by another on the same delivery. Every
+ * `leaseMs` each replica looks for open queues, taking over those whose holder stopped renewing.
  */
 export class DeliveryQueue {
   private readonly workers = new Map<number, Promise<void>>();
@@ -30,14 +41,24 @@ export class DeliveryQueue {
   private readonly rekick = new Set<number>();
   private readonly timers = new Map<number, { timer: ReturnType<typeof setTimeout>; wake: () => void }>();
   private stopping = false;
+  private sweeper: ReturnType<typeof setInterval> | undefined;
   private readonly clock: () => Date;
+  private readonly renewEveryMs: number;
 
   constructor(private readonly options: DeliveryQueueOptions) {
     this.clock = options.clock ?? (() => new Date());
+    this.renewEveryMs = Math.max(1, Math.floor(options.leaseMs / 3));
   }
 
-  /** Resumes every addon with unfinished deliveries (after a restart). */
+  /** Resumes every addon with unfinished deliveries (after a restart), then keeps looking for them. */
   async resume(): Promise<void> {
+    await this.kickOpenQueues();
+    this.sweeper ??= setInterval(() => {
+      this.kickOpenQueues().catch((err) => this.options.logger.error({ err }, "could not look for open delivery queues"));
+    }, this.options.leaseMs);
+  }
+
+  private async kickOpenQueues(): Promise<void> {
     for (const addonId of await this.options.store.addonsWithOpenDeliveries()) this.kick(addonId);
   }
 
@@ -66,6 +87,7 @@ export class DeliveryQueue {
   /** Lets attempts in flight finish and be recorded; waiting workers stop at once. */
   async stop(): Promise<void> {
     this.stopping = true;
+    clearInterval(this.sweeper);
     for (const { timer, wake } of this.timers.values()) {
       clearTimeout(timer);
       wake();
@@ -74,16 +96,29 @@ export class DeliveryQueue {
   }
 
   private async work(addonId: number): Promise<void> {
-    while (!this.stopping) {
-      const head = await this.options.store.nextOpen(addonId);
-      if (!head) return;
-      const wait = head.nextAttemptAt - this.clock().getTime();
-      if (wait > 0) {
-        await this.sleep(addonId, wait);
-        continue;
+    const { store, replicaId, leaseMs } = this.options;
+    let leased = false;
+    try {
+      while (!this.stopping) {
+        // Taken or renewed on every turn; held by another replica, that one works the queue.
+        leased = await store.acquireLease(addonId, replicaId, this.clock(), leaseMs);
+        if (!leased) return;
+        const head = await store.nextOpen(addonId);
+        if (!head) break;
+        const wait = head.nextAttemptAt - this.clock().getTime();
+        if (wait > 0) {
+          await this.sleep(addonId, Math.min(wait, this.renewEveryMs));
+          continue;
+        }
+        const busyUntil = await this.attempt(head);
+        // Another replica's claim (its lease lapsed mid-request): wait for it to finish or expire.
+        if (busyUntil > 0) await this.sleep(addonId, Math.min(Math.max(busyUntil - this.clock().getTime(), 10), this.renewEveryMs));
       }
-      await this.attempt(head);
+    } finally {
+      if (leased) await store.releaseLease(addonId, replicaId);
     }
+    // A delivery another replica queued between the last look and the release found the lease held.
+    if (!this.stopping && (await store.nextOpen(addonId))) this.rekick.add(addonId);
   }
 
   private sleep(addonId: number, ms: number): Promise<void> {
@@ -96,19 +131,38 @@ export class DeliveryQueue {
     });
   }
 
-  private async attempt(delivery: DeliveryDocument): Promise<void> {
-    const { store, configs, send, logger, maxAttempts } = this.options;
-    const attempt = delivery.attempt + 1;
-    const partsDone = [...delivery.partsDone];
+  /** Makes one attempt under a claim on the delivery; when another replica holds it, until when (else 0). */
+  private async attempt(head: DeliveryDocument): Promise<number> {
+    const { store, configs, send, logger, maxAttempts, replicaId } = this.options;
+    const attempt = head.attempt + 1;
+    const partsDone = [...head.partsDone];
     let statusCode: number | null = null;
     let failure: { details: string; final: boolean } | undefined;
+    const refusal = (err: unknown) => {
+      const refused = err instanceof TargetRefused;
+      return { details: refused ? `Refused: ${(err as Error).message}` : `Request failed: ${(err as Error).message}`, final: refused };
+    };
 
-    const addon = await configs.get(delivery.addonId);
+    let requests: ReturnType<typeof formatDelivery> = [];
+    const addon = await configs.get(head.addonId);
     if (!addon) failure = { details: "The addon was deleted before the event could be delivered", final: true };
     else if (!addon.enabled) failure = { details: "The addon was disabled before the event could be delivered", final: true };
     else {
       try {
-        const requests = formatDelivery(addon, delivery.event, { uiUrl: this.options.uiUrl, idempotencyKey: delivery._id });
+        requests = formatDelivery(addon, head.event, { uiUrl: this.options.uiUrl, idempotencyKey: head._id });
+      } catch (err) {
+        failure = refusal(err);
+      }
+    }
+
+    // Long enough for every request to time out, with a lease's length to spare for the store.
+    const claimMs = requests.length * this.options.requestTimeoutMs + this.options.leaseMs;
+    const claim = await store.claim(head, replicaId, this.clock(), claimMs);
+    if ("busyUntil" in claim) return claim.busyUntil;
+    const delivery = claim.delivery;
+
+    if (!failure) {
+      try {
         for (const [part, request] of requests.entries()) {
           if (partsDone.includes(part)) continue;
           const result = await send(request);
@@ -120,22 +174,28 @@ export class DeliveryQueue {
           partsDone.push(part);
         }
       } catch (err) {
-        const refused = err instanceof TargetRefused;
-        failure = { details: refused ? `Refused: ${(err as Error).message}` : `Request failed: ${(err as Error).message}`, final: refused };
+        failure = refusal(err);
       }
     }
 
     const now = this.clock();
+    const record = async (outcome: Parameters<DeliveryStore["recordAttempt"]>[2]) => {
+      if (!(await store.recordAttempt(delivery, replicaId, outcome, now))) {
+        // The claim expired and another replica took the delivery: its attempt is the one recorded.
+        logger.warn({ addonId: delivery.addonId, key: delivery._id, attempt }, "delivery claim lost before the attempt was recorded");
+      }
+    };
     if (!failure) {
-      await store.recordAttempt(delivery, { state: "success", statusCode, details: `Delivered (status ${statusCode})`, nextAttemptAt: 0, partsDone }, now);
-      return;
+      await record({ state: "success", statusCode, details: `Delivered (status ${statusCode})`, nextAttemptAt: 0, partsDone });
+      return 0;
     }
     const exhausted = failure.final || attempt >= maxAttempts;
     const nextAttemptAt = exhausted
       ? 0
       : now.getTime() + retryDelay(attempt, { baseMs: this.options.backoffBaseMs, maxMs: this.options.backoffMaxMs }, this.options.random);
     const details = exhausted && !failure.final ? `${failure.details} (gave up after ${attempt} attempts)` : failure.details;
-    await store.recordAttempt(delivery, { state: exhausted ? "failed" : "retrying", statusCode, details, nextAttemptAt, partsDone }, now);
+    await record({ state: exhausted ? "failed" : "retrying", statusCode, details, nextAttemptAt, partsDone });
     logger[exhausted ? "warn" : "debug"]({ addonId: delivery.addonId, key: delivery._id, attempt, details }, exhausted ? "delivery failed" : "delivery will be retried");
+    return 0;
   }
 }

@@ -17,9 +17,22 @@ export interface DeliveryDocument {
   nextAttemptAt: number;
   /** Slack sends one request per channel: those already answered 2xx are not sent again. */
   partsDone: number[];
+  /** The replica that may attempt this delivery now, and until when (epoch ms); null when free. */
+  claimedBy: string | null;
+  claimedUntil: number;
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** Which replica works an addon's queue, and until when (epoch ms) unless it renews. */
+export interface AddonLeaseDocument {
+  _id: number;
+  holder: string;
+  until: number;
+}
+
+/** A claim attempt: the fresh delivery to send, or how long another replica holds it (0: not open any more, look again). */
+export type ClaimResult = { delivery: DeliveryDocument } | { busyUntil: number };
 
 /** One attempt, as the delivery log (Unleash's integration events) shows it. */
 export interface IntegrationEventDocument {
@@ -44,6 +57,7 @@ export class DeliveryStore {
     private readonly engine: StoreEngine,
     private readonly deliveries: Collection<DeliveryDocument>,
     private readonly log: Collection<IntegrationEventDocument>,
+    private readonly leases: Collection<AddonLeaseDocument>,
   ) {}
 
   static async create(engine: StoreEngine): Promise<DeliveryStore> {
@@ -51,7 +65,7 @@ export class DeliveryStore {
     const log = engine.collection<IntegrationEventDocument>("integration_events");
     await deliveries.createIndex({ addonId: 1, state: 1, seq: 1 });
     await log.createIndex({ addonId: 1, _id: -1 });
-    return new DeliveryStore(engine, deliveries, log);
+    return new DeliveryStore(engine, deliveries, log, engine.collection<AddonLeaseDocument>("delivery_leases"));
   }
 
   /** Queues a delivery unless its key was ever queued; true when it is new. */
@@ -67,6 +81,8 @@ export class DeliveryStore {
       attempt: 0,
       nextAttemptAt: now.getTime(),
       partsDone: [],
+      claimedBy: null,
+      claimedUntil: 0,
       createdAt: now,
       updatedAt: now,
     };
@@ -90,27 +106,81 @@ export class DeliveryStore {
     return [...new Set(docs.map((d) => d.addonId))];
   }
 
-  /** Stores an attempt's outcome and its log entry together. */
+  /**
+   * Takes or renews the lease on an addon's queue: true when `holder` has it until `now + ttlMs`.
+   * A lease held by another replica is taken only once it has expired (that replica stopped renewing).
+   */
+  async acquireLease(addonId: number, holder: string, now: Date, ttlMs: number): Promise<boolean> {
+    const at = now.getTime();
+    const lease = { holder, until: at + ttlMs };
+    const renewed = await this.leases.updateOne({ _id: addonId, $or: [{ holder }, { until: { $lte: at } }] }, { $set: lease });
+    if (renewed.matchedCount === 1) return true;
+    try {
+      await this.leases.insertOne({ _id: addonId, ...lease });
+      return true;
+    } catch (err) {
+      // Another replica holds an unexpired lease (or took it in between).
+      if (err instanceof DuplicateKeyError) return false;
+      throw err;
+    }
+  }
+
+  /** Gives up the lease, if `holder` still has it, so another replica can take over at once. */
+  async releaseLease(addonId: number, holder: string): Promise<void> {
+    await this.leases.deleteOne({ _id: addonId, holder });
+  }
+
+  /**
+   * Claims a delivery for one attempt, until `now + ttlMs`. It must still be open, at the attempt
+   * the caller read (no other replica recorded one since), and unclaimed, claimed by `holder`, or
+   * its claim expired.
+   */
+  async claim(delivery: DeliveryDocument, holder: string, now: Date, ttlMs: number): Promise<ClaimResult> {
+    const at = now.getTime();
+    const claimed = await this.deliveries.findOneAndUpdate(
+      {
+        _id: delivery._id,
+        state: { $in: open },
+        attempt: delivery.attempt,
+        $or: [{ claimedBy: null }, { claimedBy: holder }, { claimedUntil: { $lte: at } }],
+      },
+      { $set: { claimedBy: holder, claimedUntil: at + ttlMs } },
+      { returnDocument: "after" },
+    );
+    if (claimed) return { delivery: claimed };
+    const current = await this.deliveries.findOne({ _id: delivery._id });
+    const heldElsewhere = current && open.includes(current.state) && current.attempt === delivery.attempt && current.claimedBy !== holder;
+    return { busyUntil: heldElsewhere ? current.claimedUntil : 0 };
+  }
+
+  /**
+   * Stores an attempt's outcome and its log entry together, and frees the claim. Only the claim's
+   * holder may: false (nothing written) when the claim expired and another replica took it.
+   */
   async recordAttempt(
     delivery: DeliveryDocument,
+    holder: string,
     outcome: { state: IntegrationEventState; statusCode: number | null; details: string; nextAttemptAt: number; partsDone: number[] },
     now: Date,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const entryId = await this.engine.nextSequence("integration_events");
-    await this.engine.withTransaction(async (session) => {
-      await this.deliveries.updateOne(
-        { _id: delivery._id },
+    return this.engine.withTransaction(async (session) => {
+      const updated = await this.deliveries.updateOne(
+        { _id: delivery._id, claimedBy: holder, attempt: delivery.attempt },
         {
           $set: {
             state: outcome.state,
             attempt: delivery.attempt + 1,
             nextAttemptAt: outcome.nextAttemptAt,
             partsDone: outcome.partsDone,
+            claimedBy: null,
+            claimedUntil: 0,
             updatedAt: now,
           },
         },
         { session },
       );
+      if (updated.matchedCount === 0) return false;
       await this.log.insertOne(
         {
           _id: entryId,
@@ -127,6 +197,7 @@ export class DeliveryStore {
         },
         { session },
       );
+      return true;
     });
   }
 
