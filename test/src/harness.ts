@@ -77,6 +77,8 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
       platform,
       addonDelivery: { allowPrivateUrls: options.allowPrivateAddonUrls ?? false, ...options.addonDelivery },
       admin: {
+        // Every e2e sign-in comes from one address; tests of the sign-in limit set their own.
+        SIMPLE_LOGIN_LIMIT_PER_MINUTE: 1000,
         ...options.admin,
         ...(options.seedTokens === false
           ? { INIT_ADMIN_API_TOKENS: [], INIT_CLIENT_API_TOKENS: [], INIT_FRONTEND_API_TOKENS: [] }

@@ -3,10 +3,12 @@ import { envSchemas } from "@vexil/config";
 import { platformEnv } from "@vexil/runtime";
 import { signalLimitsEnv } from "./signals/signal-limits.js";
 import { segmentLimitsEnv } from "./segments/segment-limits.js";
+import { loginRateLimitEnv } from "./auth/login-rate-limit.js";
 
 export const adminEnv = platformEnv.extend({
   ...signalLimitsEnv.shape,
   ...segmentLimitsEnv.shape,
+  ...loginRateLimitEnv.shape,
   PORT: envSchemas.port.default(4243),
   /** Seed tokens, comma-separated secrets, as Unleash takes them. */
   INIT_ADMIN_API_TOKENS: envSchemas.commaList.default(""),

@@ -7,6 +7,7 @@ import { apiTokenRoutes } from "../api-tokens/api-token-routes.js";
 import { ApiTokenService } from "../api-tokens/api-token-service.js";
 import type { ApiTokenStore } from "../api-tokens/api-token-store.js";
 import { authRoutes } from "../auth/auth-routes.js";
+import { loginRateLimiter, type LoginRateLimitSettings } from "../auth/login-rate-limit.js";
 import { SessionService } from "../auth/session-service.js";
 import { createSessionStore } from "../auth/session-store.js";
 import { personalAccessTokenAuthenticator, sessionAuthenticator } from "../auth/user-authenticators.js";
@@ -30,7 +31,7 @@ import { UserService } from "../users/user-service.js";
 import { createUserStore } from "../users/user-store.js";
 import { systemActor, type AccessService } from "./access-service.js";
 
-export interface GovernanceSettings {
+export interface GovernanceSettings extends Partial<LoginRateLimitSettings> {
   /** The first admin user, created on the first start only (Unleash's defaults). */
   INIT_ADMIN_USERNAME?: string;
   INIT_ADMIN_PASSWORD?: string;
@@ -93,6 +94,7 @@ export async function createGovernanceSlice({
   });
   const saml = new SamlSettingsService({ settings: createSamlSettingsStore(store), unitOfWork });
   const feedback = createFeedbackStore(store);
+  const loginLimiter = loginRateLimiter(cache, settings, clock);
 
   let useReports: Subscription | undefined;
   let pruning: ReturnType<typeof setInterval> | undefined;
@@ -115,7 +117,7 @@ export async function createGovernanceSlice({
     /** `/feedback` (behind authentication, like the admin paths). */
     feedbackRouter: (): Router => feedbackRoutes({ feedback, access, clock }),
     /** Sign-in, sign-out and invite signup: no credential needed. */
-    publicRouter: (): Router => authRoutes({ sessions, users, signupTokens, secureCookies: settings.SECURE_COOKIES ?? false }),
+    publicRouter: (): Router => authRoutes({ sessions, users, signupTokens, loginLimiter, secureCookies: settings.SECURE_COOKIES ?? false }),
     async start() {
       const created = await users.ensureInitialAdmin(
         { username: settings.INIT_ADMIN_USERNAME ?? "admin", password: settings.INIT_ADMIN_PASSWORD ?? "unleash4all" },

@@ -3,6 +3,7 @@ import { authContract } from "@vexil/contracts";
 import { mountContract } from "@vexil/http";
 import type { SignupTokenService } from "../invite-links/signup-token-service.js";
 import { toUserView, type UserService } from "../users/user-service.js";
+import { limitLoginAttempts, type LoginRateLimiter } from "./login-rate-limit.js";
 import type { SessionService } from "./session-service.js";
 import { readSessionCookie, sessionCookieName } from "./user-authenticators.js";
 
@@ -11,11 +12,14 @@ export function authRoutes({
   sessions,
   users,
   signupTokens,
+  loginLimiter,
   secureCookies,
 }: {
   sessions: SessionService;
   users: UserService;
   signupTokens: SignupTokenService;
+  /** Per-client-address budget of sign-in attempts. */
+  loginLimiter: LoginRateLimiter;
   /** Mark the cookie Secure (behind HTTPS). */
   secureCookies: boolean;
 }): Router {
@@ -30,6 +34,8 @@ export function authRoutes({
       expires: expiresAt,
     });
 
+  // Before the contract's handler, so limited requests never reach the password check.
+  router.post(authContract.login.path, limitLoginAttempts(loginLimiter));
   mountContract(router, authContract, {
     login: async ({ body, res }) => {
       const user = await users.verifyLogin(body.username, body.password);
