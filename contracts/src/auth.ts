@@ -12,7 +12,7 @@ export const authContract = c.router(
       path: "/auth/simple/login",
       summary: "Sign in with a username (or email) and password; sets the `vexil-session` cookie",
       body: loginSchema,
-      responses: { 200: userSchema, ...errorResponses(400, 401, 413, 415) },
+      responses: { 200: userSchema, ...errorResponses(400, 401, 413, 415, 429) },
     },
     validateInvite: {
       method: "GET",

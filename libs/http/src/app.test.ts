@@ -33,6 +33,9 @@ beforeAll(async () => {
       throw new Error("database password is hunter2");
     },
   });
+  router.get("/whoami", (req, res) => {
+    res.json({ ip: req.ip });
+  });
   const app = createHttpApp({
     logger: createLogger({ service: "test", level: "silent" }),
     routers: [router],
@@ -122,6 +125,14 @@ describe("createHttpApp", () => {
     const res = await fetch(`${running.url}/nowhere`);
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ name: "NotFoundError", message: "Could not find GET /nowhere" });
+  });
+
+  it("takes the client address from X-Forwarded-For only when a trusted proxy (here loopback) sent it", async () => {
+    const res = await fetch(`${running.url}/whoami`, { headers: { "x-forwarded-for": "203.0.113.7" } });
+    expect(await res.json()).toEqual({ ip: "203.0.113.7" });
+    const spoofed = await fetch(`${running.url}/whoami`, { headers: { "x-forwarded-for": "203.0.113.7, 198.51.100.2" } });
+    // The nearest untrusted hop wins: a client cannot hide behind an address it adds itself.
+    expect(await spoofed.json()).toEqual({ ip: "198.51.100.2" });
   });
 
   it("hides unexpected errors", async () => {

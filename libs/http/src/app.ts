@@ -11,6 +11,8 @@ export interface ReadinessCheck {
   check(): Promise<void>;
 }
 
+export const defaultTrustedProxies = "loopback, linklocal, uniquelocal";
+
 export interface HttpAppOptions {
   logger: Logger;
   /** Routers (or dispatchers) mounted at the root in order; each owns its paths. */
@@ -19,6 +21,12 @@ export interface HttpAppOptions {
   bodyLimitBytes?: number;
   /** false where bodies pass through untouched (the gateway's proxy): only guard them. */
   parseBodies?: boolean;
+  /**
+   * Which peers' `X-Forwarded-For` to believe for the client address (`req.ip`): by default the
+   * gateway, ingresses and load balancers on loopback and private networks, never public peers,
+   * so a client cannot pick its own address for rate limits and logs.
+   */
+  trustProxy?: string;
   /** Extra handlers before the routers, e.g. the gateway's docs. */
   before?: RequestHandler[];
 }
@@ -29,10 +37,12 @@ export function createHttpApp({
   readiness = [],
   bodyLimitBytes = defaultBodyLimitBytes,
   parseBodies = true,
+  trustProxy = defaultTrustedProxies,
   before = [],
 }: HttpAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
+  app.set("trust proxy", trustProxy);
   // Surfaces compute their own validators (the client API's revision ETag); hashing every body is waste.
   app.set("etag", false);
   app.use(requestId);

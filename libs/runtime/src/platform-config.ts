@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { envSchemas } from "@vexil/config";
+import { defaultTrustedProxies } from "@vexil/http";
 
 /** The engine settings every service reads: real servers when their URL is set, embedded otherwise. */
 export const platformEnv = z.object({
@@ -16,6 +17,8 @@ export const platformEnv = z.object({
   NATS_NAMESPACE: z.string().regex(/^[\w-]+$/, "letters, digits, _ and - only").optional(),
   REDIS_URL: envSchemas.url.optional(),
   REDIS_KEY_PREFIX: z.string().default("vexil:"),
+  /** Peers whose X-Forwarded-For gives the client address (Express "trust proxy" syntax). */
+  TRUST_PROXY: z.string().default(defaultTrustedProxies),
 });
 export type PlatformConfig = z.infer<typeof platformEnv>;
 

@@ -47,6 +47,7 @@ export async function runServiceProcess<C extends PlatformConfig & { PORT: numbe
   await service.start();
   const app = createHttpApp({
     logger,
+    trustProxy: config.TRUST_PROXY,
     routers: [service.router],
     readiness: [...engineReadiness(engines), ...service.readiness],
   });

@@ -5,12 +5,13 @@ import { createProxyRouter, type ServiceAddresses } from "./proxy.js";
 
 /** Cluster mode: the documented paths on one port, each proxied to the process that owns it. */
 export async function startClusterGateway(
-  { addresses, port, host }: { addresses: ServiceAddresses; port: number; host?: string },
+  { addresses, port, host, trustProxy }: { addresses: ServiceAddresses; port: number; host?: string; trustProxy?: string },
   logger: Logger,
 ): Promise<RunningServer> {
   const app = createHttpApp({
     logger,
     parseBodies: false,
+    trustProxy,
     routers: [createDocsRouter(), createProxyRouter(addresses, logger)],
     readiness: Object.entries(addresses).map(([name, url]) => ({
       name,

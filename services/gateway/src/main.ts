@@ -17,6 +17,7 @@ if (config.GATEWAY_MODE === "cluster") {
   const server = await startClusterGateway(
     {
       port: config.PORT,
+      trustProxy: config.TRUST_PROXY,
       addresses: { admin: config.ADMIN_URL, "frontend-eval": config.FRONTEND_EVAL_URL, "signal-ingest": config.SIGNAL_INGEST_URL },
     },
     logger,

@@ -77,6 +77,7 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
 
   const app = createHttpApp({
     logger,
+    trustProxy: platform.TRUST_PROXY,
     // The docs after the services: no SDK request walks (and leaves) the docs router first.
     routers: [
       dispatchByPrefix({ admin: admin.router, "frontend-eval": frontendEval.router, "signal-ingest": signalIngest.router }),
