@@ -33,6 +33,11 @@ export interface ActionSetEventDocument {
   signal: ReceivedSignal;
   /** The action set as it was when it ran, each action with what happened to it. */
   actionSet: ActionSetEvent["actionSet"];
+  /**
+   * Which admin instance is running this entry, and until when: while the state is "started", only
+   * the owner writes to it, and another instance may take it over once the lease has expired.
+   */
+  lease: { owner: string; expiresAt: Date };
 }
 
 export interface ActionSetStore {
@@ -55,7 +60,22 @@ export interface ActionSetEventStore {
    * (or an earlier delivery) already did, so actions run at most once per signal.
    */
   claim(doc: Omit<ActionSetEventDocument, "_id">): Promise<ActionSetEventDocument | null>;
-  finish(id: number, state: ActionSetState, actionSet: ActionSetEventDocument["actionSet"]): Promise<void>;
+  /**
+   * Records the actions' progress and extends the lease, or (with a final state) ends the run; false
+   * when this owner no longer holds the entry (another instance took it over), so it must stop.
+   */
+  progress(
+    id: number,
+    owner: string,
+    update: { actionSet: ActionSetEventDocument["actionSet"]; leaseExpiresAt: Date; state?: Exclude<ActionSetState, "started"> },
+  ): Promise<boolean>;
+  /** Entries still "started" whose lease ran out before `now`: their runner stopped mid-way. */
+  expired(now: Date): Promise<ActionSetEventDocument[]>;
+  /**
+   * Moves an expired entry to a new owner, only if it is still as `entry` saw it (same owner, still
+   * started, lease still expired), so of several instances trying at once exactly one succeeds.
+   */
+  takeOver(entry: ActionSetEventDocument, lease: ActionSetEventDocument["lease"], now: Date): Promise<boolean>;
   list(actionSetId: number, page: { limit: number; offset: number }): Promise<ActionSetEventDocument[]>;
 }
 
@@ -88,6 +108,7 @@ export async function createActionSetEventStore(engine: StoreEngine): Promise<Ac
   const events: Collection<ActionSetEventDocument> = engine.collection("action_set_events");
   await events.createIndex({ signalId: 1, actionSetId: 1 }, { unique: true });
   await events.createIndex({ actionSetId: 1, _id: -1 });
+  await events.createIndex({ state: 1, "lease.expiresAt": 1 });
   return {
     async claim(fields) {
       const doc = { _id: await engine.nextSequence("action_set_events"), ...fields };
@@ -99,8 +120,20 @@ export async function createActionSetEventStore(engine: StoreEngine): Promise<Ac
         throw err;
       }
     },
-    async finish(id, state, actionSet) {
-      await events.updateOne({ _id: id }, { $set: { state, actionSet } });
+    async progress(id, owner, { actionSet, leaseExpiresAt, state }) {
+      const result = await events.updateOne(
+        { _id: id, state: "started", "lease.owner": owner },
+        { $set: { actionSet, "lease.expiresAt": leaseExpiresAt, ...(state ? { state } : {}) } },
+      );
+      return result.matchedCount === 1;
+    },
+    expired: (now) => events.find({ state: "started", "lease.expiresAt": { $lt: now } }, { sort: { _id: 1 } }),
+    async takeOver(entry, lease, now) {
+      const result = await events.updateOne(
+        { _id: entry._id, state: "started", "lease.owner": entry.lease.owner, "lease.expiresAt": { $lt: now } },
+        { $set: { lease } },
+      );
+      return result.modifiedCount === 1;
     },
     list: (actionSetId, { limit, offset }) => events.find({ actionSetId }, { sort: { _id: -1 }, skip: offset, limit }),
   };

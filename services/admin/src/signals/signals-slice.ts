@@ -4,7 +4,8 @@ import { topics } from "@vexil/contracts";
 import type { Logger } from "@vexil/logger";
 import type { Engines } from "@vexil/runtime";
 import type { AccessService } from "../access/access-service.js";
-import { ActionRunner, type FeatureEnvironmentSwitch } from "../actions/action-runner.js";
+import { startActionRecovery } from "../actions/action-recovery.js";
+import { ActionRunner, defaultActionLeaseMs, type FeatureEnvironmentSwitch } from "../actions/action-runner.js";
 import { actionRoutes } from "../actions/action-routes.js";
 import { ActionService } from "../actions/action-service.js";
 import { createActionSetEventStore, createActionSetStore } from "../actions/action-set-store.js";
@@ -90,6 +91,7 @@ export async function createSignalsSlice({
   });
 
   let consumer: Consumer | undefined;
+  let recovery: ReturnType<typeof startActionRecovery> | undefined;
   return {
     signalEndpoints,
     serviceAccounts,
@@ -113,8 +115,10 @@ export async function createSignalsSlice({
         }
         await runner.handle(parsed.data);
       });
+      recovery = startActionRecovery(runner, { intervalMs: defaultActionLeaseMs / 2, logger: logger.child({ module: "action-recovery" }) });
     },
     async stop(): Promise<void> {
+      await recovery?.stop();
       await consumer?.stop();
     },
   };
