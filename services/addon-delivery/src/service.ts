@@ -36,13 +36,7 @@ export async function createAddonDeliveryService({ engines, logger, settings: ov
     configs,
     send: send ?? createHttpSender({ allowPrivate: settings.allowPrivateUrls, timeoutMs: settings.requestTimeoutMs }),
     logger: log,
-    maxAttempts: settings.maxAttempts,
-    backoffBaseMs: settings.backoffBaseMs,
-    backoffMaxMs: settings.backoffMaxMs,
-    requestTimeoutMs: settings.requestTimeoutMs,
-    leaseMs: settings.leaseMs,
-    replicaId: settings.replicaId,
-    uiUrl: settings.uiUrl,
+    ...settings,
     clock,
   });
   let consumer: Consumer | undefined;

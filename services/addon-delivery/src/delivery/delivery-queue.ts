@@ -1,25 +1,18 @@
 import type { Logger } from "@vexil/logger";
 import type { AddonConfigs } from "../addon-configs.js";
+import type { AddonDeliverySettings } from "../config.js";
 import { formatDelivery } from "../providers/formatters.js";
 import { TargetRefused } from "@vexil/outbound";
 import { retryDelay } from "./backoff.js";
 import type { DeliveryDocument, DeliveryStore } from "./delivery-store.js";
 import type { Sender } from "./http-sender.js";
 
-export interface DeliveryQueueOptions {
+/** The delivery settings (private addresses are the sender's concern) plus what the queue works with. */
+export interface DeliveryQueueOptions extends Omit<AddonDeliverySettings, "allowPrivateUrls"> {
   store: DeliveryStore;
   configs: AddonConfigs;
   send: Sender;
   logger: Logger;
-  maxAttempts: number;
-  backoffBaseMs: number;
-  backoffMaxMs: number;
-  requestTimeoutMs: number;
-  /** Lease on an addon's queue; see `AddonDeliverySettings.leaseMs`. */
-  leaseMs: number;
-  /** This replica's name in leases and claims. */
-  replicaId: string;
-  uiUrl: string;
   clock?: () => Date;
   random?: () => number;
 }
