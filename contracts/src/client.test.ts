@@ -57,6 +57,8 @@ describe("client contract", () => {
 
   it("batches seen features with an ISO time", () => {
     expect(topics.featuresSeen.subject).toBe("metrics.features-seen");
-    expect(featuresSeenSchema.safeParse({ environment: "development", features: [], seenAt: new Date().toISOString() }).success).toBe(false);
+    expect(featuresSeenSchema.safeParse({ environment: "development", features: [], seenAt: new Date().toISOString() }).success).toBe(
+      false,
+    );
   });
 });

@@ -4,9 +4,7 @@ import { z } from "zod";
 export const c: ReturnType<typeof initContract> = initContract();
 
 /** ISO 8601 timestamp string, with `Z` or a numeric offset (`2024-05-01T12:00:00.000Z`). */
-export const dateTimeSchema = z
-  .string()
-  .datetime({ offset: true, message: "Must be an ISO 8601 date-time" });
+export const dateTimeSchema = z.string().datetime({ offset: true, message: "Must be an ISO 8601 date-time" });
 
 /** A JSON object of unknown shape (provider parameters, payloads that vary by action). */
 export const jsonObjectSchema = z.record(z.string(), z.unknown());
@@ -34,9 +32,7 @@ export type ErrorStatus = (typeof errorStatuses)[number];
  * `errorResponses(401, 403, 404)` → `{ 401: errorBodySchema, 403: ..., 404: ... }`, so each route
  * lists exactly the error statuses the spec gives it and the OpenAPI document shows them.
  */
-export function errorResponses<const S extends readonly ErrorStatus[]>(
-  ...statuses: S
-): { [K in S[number]]: typeof errorBodySchema } {
+export function errorResponses<const S extends readonly ErrorStatus[]>(...statuses: S): { [K in S[number]]: typeof errorBodySchema } {
   return Object.fromEntries(statuses.map((status) => [status, errorBodySchema])) as {
     [K in S[number]]: typeof errorBodySchema;
   };

@@ -68,7 +68,14 @@ describe("subjects and topics", () => {
     const leaked = topics.tokensChanged.schema.safeParse({ ...change, secretHash: "default:dev.secret" });
     expect(leaked.error?.issues[0].path).toEqual(["secretHash"]);
 
-    const signal = { endpointId: 1, endpointName: "deploys", signalId: 9, source: "ci", payload: { ok: true }, createdAt: "2024-05-01T12:00:00Z" };
+    const signal = {
+      endpointId: 1,
+      endpointName: "deploys",
+      signalId: 9,
+      source: "ci",
+      payload: { ok: true },
+      createdAt: "2024-05-01T12:00:00Z",
+    };
     expect(topics.signalsReceived.schema.parse(signal)).toEqual(signal);
     expect(topics.signalsReceived.subject).toBe("signals.received");
   });

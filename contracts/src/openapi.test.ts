@@ -58,7 +58,9 @@ describe("OpenAPI document", () => {
   });
 
   it("gives every operation a unique id", () => {
-    const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops as Record<string, { operationId: string }>).map((op) => op.operationId));
+    const ids = Object.values(doc.paths).flatMap((ops) =>
+      Object.values(ops as Record<string, { operationId: string }>).map((op) => op.operationId),
+    );
     expect(new Set(ids).size).toBe(ids.length);
   });
 });

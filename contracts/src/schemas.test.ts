@@ -105,7 +105,12 @@ describe("feature variants list (endpoint 6)", () => {
   });
 
   it("rejects duplicate names and bad overrides by path", () => {
-    expect(rejectedPaths(setEnvironmentVariantsBodySchema, [{ name: "a", weight: 0 }, { name: "a", weight: 0 }])).toEqual(["1.name"]);
+    expect(
+      rejectedPaths(setEnvironmentVariantsBodySchema, [
+        { name: "a", weight: 0 },
+        { name: "a", weight: 0 },
+      ]),
+    ).toEqual(["1.name"]);
     expect(rejectedPaths(setEnvironmentVariantsBodySchema, [{ name: "a", weight: 0, overrides: [{ contextName: "userId" }] }])).toEqual([
       "0.overrides.0.values",
     ]);
@@ -184,7 +189,14 @@ describe("change request changes (endpoint 10)", () => {
     { action: "deleteStrategy", feature: "f", payload: { id: "s1" } },
     { action: "archiveFeature", feature: "f" },
     { action: "patchVariant", feature: "f", payload: { variants: [{ name: "a", weight: 0, weightType: "variable" }] } },
-    { action: "reorderStrategy", feature: "f", payload: [{ id: "s1", sortOrder: 0 }, { id: "s2", sortOrder: 1 }] },
+    {
+      action: "reorderStrategy",
+      feature: "f",
+      payload: [
+        { id: "s1", sortOrder: 0 },
+        { id: "s2", sortOrder: 1 },
+      ],
+    },
     { action: "addDependency", feature: "f", payload: { feature: "parent" } },
     { action: "deleteDependency", feature: "f" },
   ];
@@ -244,7 +256,9 @@ describe("change request changes (endpoint 10)", () => {
         },
       ],
       segments: [{ id: 8, action: "deleteSegment", payload: { id: 3 }, name: "beta" }],
-      approvals: [{ createdBy: { id: 2, username: "bob", imageUrl: "https://gravatar.com/avatar/x" }, createdAt: "2024-05-01T12:00:00.000Z" }],
+      approvals: [
+        { createdBy: { id: 2, username: "bob", imageUrl: "https://gravatar.com/avatar/x" }, createdAt: "2024-05-01T12:00:00.000Z" },
+      ],
       rejections: [],
       state: "In review",
       comments: [],
@@ -273,7 +287,13 @@ describe("JSON patch", () => {
     [[{ op: "replace", value: 1 }], "0.path"],
     [[{ op: "replace", path: "/a" }], "0.value"],
     [[{ op: "move", path: "/a" }], "0.from"],
-    [[{ op: "remove", path: "/a" }, { op: "copy", path: "/b" }], "1.from"],
+    [
+      [
+        { op: "remove", path: "/a" },
+        { op: "copy", path: "/b" },
+      ],
+      "1.from",
+    ],
   ])("rejects %j at %s", (patch, path) => {
     expect(rejectedPaths(jsonPatchSchema, patch)).toEqual([path]);
   });
@@ -301,8 +321,9 @@ describe("segments", () => {
 
 describe("addons", () => {
   it("requires provider, enabled, parameters and events in a request", () => {
-    expect(addonRequestSchema.parse({ provider: "webhook", enabled: true, parameters: { url: "https://x" }, events: ["feature-created"] }))
-      .toMatchObject({ provider: "webhook" });
+    expect(
+      addonRequestSchema.parse({ provider: "webhook", enabled: true, parameters: { url: "https://x" }, events: ["feature-created"] }),
+    ).toMatchObject({ provider: "webhook" });
     expect(rejectedPaths(addonRequestSchema, { provider: "webhook" })).toEqual(["enabled", "parameters", "events"]);
   });
 
@@ -346,9 +367,9 @@ describe("public signup tokens", () => {
 describe("other resources", () => {
   it("feature: only name is required; lifecycle stages are the spec's", () => {
     expect(featureSchema.parse({ name: "f" })).toEqual({ name: "f" });
-    expect(
-      rejectedPaths(featureSchema, { name: "f", lifecycle: { stage: "beta", enteredStageAt: "2024-01-01T00:00:00Z" } }),
-    ).toEqual(["lifecycle.stage"]);
+    expect(rejectedPaths(featureSchema, { name: "f", lifecycle: { stage: "beta", enteredStageAt: "2024-01-01T00:00:00Z" } })).toEqual([
+      "lifecycle.stage",
+    ]);
   });
 
   it("clone body defaults replaceGroupId to true", () => {
@@ -357,7 +378,9 @@ describe("other resources", () => {
   });
 
   it("enable query reads only the literal 'true'", () => {
-    expect(enableFeatureQuerySchema.parse({ shouldActivateDisabledStrategies: "true" })).toEqual({ shouldActivateDisabledStrategies: true });
+    expect(enableFeatureQuerySchema.parse({ shouldActivateDisabledStrategies: "true" })).toEqual({
+      shouldActivateDisabledStrategies: true,
+    });
     expect(enableFeatureQuerySchema.parse({})).toEqual({ shouldActivateDisabledStrategies: false });
   });
 
@@ -380,13 +403,23 @@ describe("other resources", () => {
   });
 
   it("strategy list accepts only version 1", () => {
-    const list = { version: 1, strategies: [{ name: "default", displayName: null, description: null, editable: false, deprecated: false, parameters: [] }] };
+    const list = {
+      version: 1,
+      strategies: [{ name: "default", displayName: null, description: null, editable: false, deprecated: false, parameters: [] }],
+    };
     expect(strategyListSchema.parse(list)).toEqual(list);
     expect(rejectedPaths(strategyListSchema, { ...list, version: 2 })).toEqual(["version"]);
   });
 
   it("api tokens have a closed set of types", () => {
-    const token = { secret: "default:development.abc", tokenName: "t", type: "client", project: "default", projects: ["default"], createdAt: "2024-01-01T00:00:00Z" };
+    const token = {
+      secret: "default:development.abc",
+      tokenName: "t",
+      type: "client",
+      project: "default",
+      projects: ["default"],
+      createdAt: "2024-01-01T00:00:00Z",
+    };
     expect(apiTokenListSchema.parse({ tokens: [token] }).tokens).toHaveLength(1);
     expect(rejectedPaths(apiTokenListSchema, { tokens: [{ ...token, type: "root" }] })).toEqual(["tokens.0.type"]);
   });
@@ -402,14 +435,24 @@ describe("other resources", () => {
 
   it("frontend result carries variants with feature_enabled", () => {
     const result = {
-      toggles: [{ name: "f", enabled: true, impressionData: false, variant: { name: "disabled", enabled: false, feature_enabled: true, featureEnabled: true } }],
+      toggles: [
+        {
+          name: "f",
+          enabled: true,
+          impressionData: false,
+          variant: { name: "disabled", enabled: false, feature_enabled: true, featureEnabled: true },
+        },
+      ],
     };
     expect(frontendResultSchema.parse(result)).toEqual(result);
     expect(rejectedPaths(frontendResultSchema, { toggles: [{ name: "f", enabled: true }] })).toEqual(["toggles.0.impressionData"]);
   });
 
   it("feedback input needs a category; output needs every field present", () => {
-    expect(feedbackInputSchema.parse({ category: "general", difficultyScore: null })).toEqual({ category: "general", difficultyScore: null });
+    expect(feedbackInputSchema.parse({ category: "general", difficultyScore: null })).toEqual({
+      category: "general",
+      difficultyScore: null,
+    });
     expect(rejectedPaths(feedbackInputSchema, { userType: "dev" })).toEqual(["category"]);
     expect(rejectedPaths(feedbackSchema, { id: 1, createdAt: "2024-01-01T00:00:00Z", category: "general" })).toEqual([
       "userType",

@@ -60,7 +60,15 @@ async function startServer(dataDir: string, port: number): Promise<ChildProcess>
   // `npm start`, or the same entry point under node directly when profiling (node refuses
   // --cpu-prof in NODE_OPTIONS). Its own process group, so the chain stops with one signal.
   const command = process.env.BENCH_CPU_PROF
-    ? ["node", "--cpu-prof", `--cpu-prof-dir=${path.join(repoRoot, "test/bench/profiles")}`, "--import", "tsx", "--conditions=vexil-source", "services/gateway/src/main.ts"]
+    ? [
+        "node",
+        "--cpu-prof",
+        `--cpu-prof-dir=${path.join(repoRoot, "test/bench/profiles")}`,
+        "--import",
+        "tsx",
+        "--conditions=vexil-source",
+        "services/gateway/src/main.ts",
+      ]
     : ["npm", "start"];
   const child = spawn(command[0]!, command.slice(1), { cwd: repoRoot, env, detached: true, stdio: ["ignore", "ignore", "inherit"] });
   const url = `http://127.0.0.1:${port}`;
@@ -135,7 +143,13 @@ async function seedFlags(admin: Admin, from: number, to: number, segmentIds: num
         parameters: rolloutParameters,
         variants: [
           { name: "control", weight: 500, weightType: "variable", stickiness: "default" },
-          { name: "treatment", weight: 500, weightType: "variable", stickiness: "default", payload: { type: "json", value: '{"color":"blue"}' } },
+          {
+            name: "treatment",
+            weight: 500,
+            weightType: "variable",
+            stickiness: "default",
+            payload: { type: "json", value: '{"color":"blue"}' },
+          },
         ],
       });
     } else {
@@ -224,7 +238,13 @@ async function drainLoad(url: string, headers: Record<string, string>): Promise<
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
   const round = (ms: number) => Math.round(ms);
-  return { rps: Math.round(latencies.length / seconds), p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), non2xx, errors };
+  return {
+    rps: Math.round(latencies.length / seconds),
+    p50: round(percentile(latencies, 50)),
+    p99: round(percentile(latencies, 99)),
+    non2xx,
+    errors,
+  };
 }
 
 function percentile(values: number[], p: number): number {
@@ -343,12 +363,15 @@ async function main() {
       const clientHeaders = { authorization: tokens.client, "unleash-client-spec": "5.2.0" };
       const fullDrained = await drainLoad(`${url}/api/client/features`, clientHeaders);
       const gzipDrained = await drainLoad(`${url}/api/client/features`, { ...clientHeaders, "accept-encoding": "gzip" });
-      const etag = (await fetch(`${url}/api/client/features`, { headers: { authorization: tokens.client, "unleash-client-spec": "5.2.0" } })).headers.get("etag")!;
+      const etag = (
+        await fetch(`${url}/api/client/features`, { headers: { authorization: tokens.client, "unleash-client-spec": "5.2.0" } })
+      ).headers.get("etag")!;
       const notModified = await loadClientFeatures(url, { "if-none-match": etag });
       const propagation = await measurePropagation(url, admin, `bench-probe-${flags}`);
       await admin.archive(`bench-probe-${flags}`);
       const bytes = await payloadSize(url);
-      const fmt = (r: LoadResult) => `${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx || r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors)` : ""}`;
+      const fmt = (r: LoadResult) =>
+        `${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx || r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors)` : ""}`;
       rows.push(
         `| ${flags} | \`/api/frontend\` (varying users) | ${fmt(frontend)} |`,
         `| ${flags} | \`/api/client/features\` full payload (${(bytes / 1024).toFixed(0)} kB) | ${fmt(full)} |`,

@@ -49,7 +49,10 @@ describe("secrets in logs", () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const call = (pathname: string, { method = "GET", body, auth, cookie }: { method?: string; body?: unknown; auth?: string; cookie?: string } = {}) =>
+  const call = (
+    pathname: string,
+    { method = "GET", body, auth, cookie }: { method?: string; body?: unknown; auth?: string; cookie?: string } = {},
+  ) =>
     fetch(`${system.url}${pathname}`, {
       method,
       redirect: "manual",
@@ -75,7 +78,15 @@ describe("secrets in logs", () => {
     // Admitted (200, or 503 before any flag snapshot exists); what matters here is what gets logged.
     expect([200, 503]).toContain((await call("/api/frontend", { auth: secret })).status);
     expect([200, 503]).toContain((await call("/api/frontend", { auth: `Bearer ${secret}` })).status);
-    expect((await call(`/api/admin/api-tokens/${encodeURIComponent(secret)}`, { method: "PUT", auth: adminToken, body: { expiresAt: "2099-01-01T00:00:00.000Z" } })).status).toBe(200);
+    expect(
+      (
+        await call(`/api/admin/api-tokens/${encodeURIComponent(secret)}`, {
+          method: "PUT",
+          auth: adminToken,
+          body: { expiresAt: "2099-01-01T00:00:00.000Z" },
+        })
+      ).status,
+    ).toBe(200);
     expect((await call(`/api/admin/api-tokens/${encodeURIComponent(secret)}`, { method: "DELETE", auth: adminToken })).status).toBe(200);
     expect((await call("/api/frontend", { auth: secret })).status).toBe(401);
 
@@ -83,10 +94,16 @@ describe("secrets in logs", () => {
     expect(login.status).toBe(200);
     const cookie = login.headers.get("set-cookie")!.split(";")[0];
     secrets.push(cookie.split("=")[1]);
-    expect((await call("/auth/simple/login", { method: "POST", body: { username: "root", password: "Wrong-passw0rd!" } })).status).toBe(401);
+    expect((await call("/auth/simple/login", { method: "POST", body: { username: "root", password: "Wrong-passw0rd!" } })).status).toBe(
+      401,
+    );
     secrets.push("Wrong-passw0rd!");
 
-    const pat = await call("/api/admin/user/tokens", { method: "POST", cookie, body: { description: "ci", expiresAt: "2099-01-01T00:00:00.000Z" } });
+    const pat = await call("/api/admin/user/tokens", {
+      method: "POST",
+      cookie,
+      body: { description: "ci", expiresAt: "2099-01-01T00:00:00.000Z" },
+    });
     expect(pat.status).toBe(201);
     const patSecret = ((await pat.json()) as { secret: string }).secret;
     secrets.push(patSecret);
@@ -94,15 +111,24 @@ describe("secrets in logs", () => {
 
     const changed = "Changed-passw0rd!";
     secrets.push(changed);
-    expect((await call("/api/admin/user-admin/1/change-password", { method: "POST", auth: adminToken, body: { password: changed } })).status).toBe(200);
+    expect(
+      (await call("/api/admin/user-admin/1/change-password", { method: "POST", auth: adminToken, body: { password: changed } })).status,
+    ).toBe(200);
 
-    const invite = await call("/api/admin/invite-link/tokens", { method: "POST", auth: adminToken, body: { name: "team", expiresAt: "2099-01-01T00:00:00.000Z" } });
+    const invite = await call("/api/admin/invite-link/tokens", {
+      method: "POST",
+      auth: adminToken,
+      body: { name: "team", expiresAt: "2099-01-01T00:00:00.000Z" },
+    });
     const inviteSecret = ((await invite.json()) as { secret: string }).secret;
     secrets.push(inviteSecret);
     const signupPassword = "Signup-passw0rd!";
     secrets.push(signupPassword);
     expect((await call(`/api/admin/invite-link/tokens/${inviteSecret}`, { auth: adminToken })).status).toBe(200);
-    expect((await call(`/invite/${inviteSecret}/signup`, { method: "POST", body: { email: "new@example.com", password: signupPassword } })).status).toBe(201);
+    expect(
+      (await call(`/invite/${inviteSecret}/signup`, { method: "POST", body: { email: "new@example.com", password: signupPassword } }))
+        .status,
+    ).toBe(201);
     expect((await call("/logout", { method: "POST", cookie })).status).toBe(302);
 
     expect(lines.length).toBeGreaterThan(10);

@@ -12,7 +12,11 @@ const endpoints = {
   createSegment: { method: "POST", path: "/api/admin/segments", body: (caller: string) => ({ name: `matrix-${caller}`, constraints: [] }) },
   readEvents: { method: "GET", path: "/api/admin/events" },
   listApiTokens: { method: "GET", path: "/api/admin/api-tokens" },
-  createApiToken: { method: "POST", path: "/api/admin/api-tokens", body: (caller: string) => ({ tokenName: `matrix-${caller}`, type: "client" }) },
+  createApiToken: {
+    method: "POST",
+    path: "/api/admin/api-tokens",
+    body: (caller: string) => ({ tokenName: `matrix-${caller}`, type: "client" }),
+  },
   listUsers: { method: "GET", path: "/api/admin/user-admin" },
   saveSaml: { method: "POST", path: "/api/admin/auth/saml/settings", body: () => ({ enabled: false }) },
   feedback: { method: "POST", path: "/feedback", body: () => ({ category: "matrix" }) },
@@ -26,16 +30,16 @@ const row = (...outcomes: Outcome[]): Record<Endpoint, Outcome> =>
 
 //                                 strategies segment events tokens newtoken users  saml   feedback frontend client
 const matrix: Record<string, Record<Endpoint, Outcome>> = {
-  "no credential":          row(401,  401,  401,  401,  401,  401,  401,  401,  401,  401),
-  "unknown token":          row(401,  401,  401,  401,  401,  401,  401,  401,  401,  401),
-  "admin token":            row("ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", 403,  403),
-  "client token":           row(403,  403,  403,  403,  403,  403,  403,  403,  403,  "ok"),
-  "frontend token":         row(403,  403,  403,  403,  403,  403,  403,  403,  "ok", 403),
-  "Admin user (session)":   row("ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", 401,  401),
-  "Editor user (session)":  row("ok", "ok", "ok", 403,  403,  403,  403,  "ok", 401,  401),
-  "Viewer user (session)":  row("ok", 403,  "ok", 403,  403,  403,  403,  "ok", 401,  401),
-  "Editor user (PAT)":      row("ok", "ok", "ok", 403,  403,  403,  403,  "ok", 401,  401),
-  "Viewer user (PAT)":      row("ok", 403,  "ok", 403,  403,  403,  403,  "ok", 401,  401),
+  "no credential": row(401, 401, 401, 401, 401, 401, 401, 401, 401, 401),
+  "unknown token": row(401, 401, 401, 401, 401, 401, 401, 401, 401, 401),
+  "admin token": row("ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", 403, 403),
+  "client token": row(403, 403, 403, 403, 403, 403, 403, 403, 403, "ok"),
+  "frontend token": row(403, 403, 403, 403, 403, 403, 403, 403, "ok", 403),
+  "Admin user (session)": row("ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", 401, 401),
+  "Editor user (session)": row("ok", "ok", "ok", 403, 403, 403, 403, "ok", 401, 401),
+  "Viewer user (session)": row("ok", 403, "ok", 403, 403, 403, 403, "ok", 401, 401),
+  "Editor user (PAT)": row("ok", "ok", "ok", 403, 403, 403, 403, "ok", 401, 401),
+  "Viewer user (PAT)": row("ok", 403, "ok", 403, 403, 403, 403, "ok", 401, 401),
 };
 
 let vexil: TestSystem;

@@ -41,7 +41,10 @@ describe.skipIf(!available)("API token revocation over NATS and Redis", () => {
 
   it("admits a new token on every surface, records its use, and refuses it within a second of revocation", async () => {
     const create = async (type: string) => {
-      const res = await vexil.api("/api/admin/api-tokens", { method: "POST", body: { tokenName: `wire-${type}`, type, environment: "development" } });
+      const res = await vexil.api("/api/admin/api-tokens", {
+        method: "POST",
+        body: { tokenName: `wire-${type}`, type, environment: "development" },
+      });
       expect(res.status).toBe(201);
       return ((await res.json()) as { secret: string }).secret;
     };
@@ -64,7 +67,9 @@ describe.skipIf(!available)("API token revocation over NATS and Redis", () => {
     let seen: Array<string | null> = [null];
     for (let i = 0; i < 40 && seen.some((s) => !s); i++) {
       await new Promise((r) => setTimeout(r, 100));
-      const { tokens } = (await (await vexil.api("/api/admin/api-tokens")).json()) as { tokens: { tokenName: string; seenAt: string | null }[] };
+      const { tokens } = (await (await vexil.api("/api/admin/api-tokens")).json()) as {
+        tokens: { tokenName: string; seenAt: string | null }[];
+      };
       seen = tokens.filter((t) => t.tokenName.startsWith("wire-")).map((t) => t.seenAt);
     }
     expect(seen.every(Boolean)).toBe(true);

@@ -78,7 +78,10 @@ describe("API tokens", () => {
 
   it("takes `project`, the deprecated `username` and defaults to all projects", async () => {
     const one = await json(
-      await api("/api/admin/api-tokens", { method: "POST", body: { username: "legacy", type: "frontend", environment: "development", project: "default" } }),
+      await api("/api/admin/api-tokens", {
+        method: "POST",
+        body: { username: "legacy", type: "frontend", environment: "development", project: "default" },
+      }),
       201,
     );
     expect(one).toMatchObject({ tokenName: "legacy", projects: ["default"], project: "default" });
@@ -90,7 +93,10 @@ describe("API tokens", () => {
   it("creates admin tokens only for everything", async () => {
     const admin = await json(await api("/api/admin/api-tokens", { method: "POST", body: { tokenName: "ops", type: "admin" } }), 201);
     expect(admin.secret).toMatch(/^\*:\*\.[0-9a-f]{56}$/);
-    const scoped = await api("/api/admin/api-tokens", { method: "POST", body: { tokenName: "ops", type: "admin", environment: "development" } });
+    const scoped = await api("/api/admin/api-tokens", {
+      method: "POST",
+      body: { tokenName: "ops", type: "admin", environment: "development" },
+    });
     expect(await json(scoped, 400)).toMatchObject(errorBody("ValidationError"));
   });
 
@@ -110,7 +116,9 @@ describe("API tokens", () => {
 
   it("answers 401, 403, 413 and 415 as the spec lists", async () => {
     const body = { tokenName: "x", type: "client" };
-    expect(await json(await api("/api/admin/api-tokens", { method: "POST", body, token: null }), 401)).toMatchObject(errorBody("AuthenticationRequired"));
+    expect(await json(await api("/api/admin/api-tokens", { method: "POST", body, token: null }), 401)).toMatchObject(
+      errorBody("AuthenticationRequired"),
+    );
     const forbidden = await json(await api("/api/admin/api-tokens", { method: "POST", body, token: vexil.tokens.client }), 403);
     expect(forbidden).toMatchObject(errorBody("NoAccessError"));
     expect(forbidden.message).toContain("ADMIN");
@@ -193,7 +201,9 @@ describe("API tokens", () => {
     expect(new Set(tokenEvents.map((e: { type: string }) => e.type))).toEqual(
       new Set(["api-token-created", "api-token-updated", "api-token-deleted"]),
     );
-    const created = tokenEvents.find((e: { type: string; data: { tokenName?: string } }) => e.type === "api-token-created" && e.data.tokenName === "backend-sdk");
+    const created = tokenEvents.find(
+      (e: { type: string; data: { tokenName?: string } }) => e.type === "api-token-created" && e.data.tokenName === "backend-sdk",
+    );
     expect(created).toMatchObject({ createdBy: "init-admin-token", createdByUserId: -42, environment: "development", project: "default" });
     const everything = JSON.stringify(events);
     for (const t of tokens) expect(everything).not.toContain(t.secret.split(".")[1]);
@@ -233,7 +243,10 @@ describe("users, sign-in and personal access tokens", () => {
     expect(created).toMatchObject({ id: expect.any(Number), name: "Ada", email: "ada@example.com", username: "ada", rootRole: 2 });
     expect(created).not.toHaveProperty("passwordHash");
     expect(await json(await api(`/api/admin/user-admin/${created.id}`), 200)).toEqual(created);
-    const updated = await json(await api(`/api/admin/user-admin/${created.id}`, { method: "PUT", body: { rootRole: 3, name: "Ada L" } }), 200);
+    const updated = await json(
+      await api(`/api/admin/user-admin/${created.id}`, { method: "PUT", body: { rootRole: 3, name: "Ada L" } }),
+      200,
+    );
     expect(updated).toMatchObject({ id: created.id, name: "Ada L", rootRole: 3, email: "ada@example.com" });
     await json(await api(`/api/admin/user-admin/${created.id}`, { method: "DELETE" }), 200);
     expect(await json(await api(`/api/admin/user-admin/${created.id}`), 404)).toMatchObject(errorBody("NotFoundError"));
@@ -252,7 +265,9 @@ describe("users, sign-in and personal access tokens", () => {
 
   it("answers 400 for a non-numeric id and 404 for an unknown one", async () => {
     expect(await json(await api("/api/admin/user-admin/abc"), 400)).toMatchObject(errorBody("ValidationError"));
-    expect(await json(await api("/api/admin/user-admin/9999", { method: "PUT", body: { name: "x" } }), 404)).toMatchObject(errorBody("NotFoundError"));
+    expect(await json(await api("/api/admin/user-admin/9999", { method: "PUT", body: { name: "x" } }), 404)).toMatchObject(
+      errorBody("NotFoundError"),
+    );
   });
 
   it("signs in with a password and sets an HttpOnly, SameSite=Lax session cookie", async () => {
@@ -292,11 +307,13 @@ describe("users, sign-in and personal access tokens", () => {
     const session = await login("linus");
     await json(await api(`/api/admin/user-admin/${user.id}/change-password`, { method: "POST", body: { password: "N3w-password!" } }), 200);
     expect((await api("/api/admin/user", withCookie(session))).status).toBe(401);
-    expect((await api("/auth/simple/login", { method: "POST", token: null, body: { username: "linus", password: strongPassword } })).status).toBe(401);
+    expect(
+      (await api("/auth/simple/login", { method: "POST", token: null, body: { username: "linus", password: strongPassword } })).status,
+    ).toBe(401);
     await login("linus", "N3w-password!");
-    expect(await json(await api("/api/admin/user-admin/1/change-password", { method: "POST", body: { password: "weak" } }), 400)).toMatchObject(
-      errorBody("ValidationError"),
-    );
+    expect(
+      await json(await api("/api/admin/user-admin/1/change-password", { method: "POST", body: { password: "weak" } }), 400),
+    ).toMatchObject(errorBody("ValidationError"));
   });
 
   it("issues personal access tokens that show their secret once and act with the user's role", async () => {
@@ -331,7 +348,11 @@ describe("users, sign-in and personal access tokens", () => {
 
   it("refuses bad personal access token requests", async () => {
     const session = await login("viewer-pat");
-    const past = await api("/api/admin/user/tokens", { ...withCookie(session), method: "POST", body: { description: "x", expiresAt: "2001-01-01T00:00:00.000Z" } });
+    const past = await api("/api/admin/user/tokens", {
+      ...withCookie(session),
+      method: "POST",
+      body: { description: "x", expiresAt: "2001-01-01T00:00:00.000Z" },
+    });
     expect(await json(past, 400)).toMatchObject(errorBody("ValidationError"));
     expect((await api("/api/admin/user/tokens", { method: "POST", body: { description: "x", expiresAt: future } })).status).toBe(403);
     expect((await api("/api/admin/user/tokens", { token: null })).status).toBe(401);
@@ -364,14 +385,22 @@ describe("public signup tokens", () => {
   it("signs people up with the token's role and lists them on it", async () => {
     expect((await api(`/invite/${secret}/validate`, { token: null })).status).toBe(200);
     const user = await json(
-      await api(`/invite/${secret}/signup`, { method: "POST", token: null, body: { name: "New", email: "new@example.com", password: strongPassword } }),
+      await api(`/invite/${secret}/signup`, {
+        method: "POST",
+        token: null,
+        body: { name: "New", email: "new@example.com", password: strongPassword },
+      }),
       201,
     );
     expect(user).toMatchObject({ email: "new@example.com", rootRole: 3 });
     const token = await json(await api(`/api/admin/invite-link/tokens/${secret}`), 200);
     expect(token.users).toEqual([expect.objectContaining({ id: user.id, email: "new@example.com" })]);
     await login("new@example.com");
-    const again = await api(`/invite/${secret}/signup`, { method: "POST", token: null, body: { email: "new@example.com", password: strongPassword } });
+    const again = await api(`/invite/${secret}/signup`, {
+      method: "POST",
+      token: null,
+      body: { email: "new@example.com", password: strongPassword },
+    });
     expect(await json(again, 409)).toMatchObject(errorBody("NameExistsError"));
     const weak = await api(`/invite/${secret}/signup`, { method: "POST", token: null, body: { email: "w@example.com", password: "weak" } });
     expect(await json(weak, 400)).toMatchObject(errorBody("ValidationError"));
@@ -380,16 +409,31 @@ describe("public signup tokens", () => {
   it("updates either field (endpoint 8); enabled reads false once expired; signup then refused", async () => {
     const disabled = await json(await api(`/api/admin/invite-link/tokens/${secret}`, { method: "PUT", body: { enabled: false } }), 200);
     expect(disabled).toMatchObject({ enabled: false, expiresAt: future });
-    const refused = await api(`/invite/${secret}/signup`, { method: "POST", token: null, body: { email: "late@example.com", password: strongPassword } });
+    const refused = await api(`/invite/${secret}/signup`, {
+      method: "POST",
+      token: null,
+      body: { email: "late@example.com", password: strongPassword },
+    });
     expect(await json(refused, 400)).toMatchObject(errorBody("ValidationError"));
     expect((await api(`/invite/${secret}/validate`, { token: null })).status).toBe(400);
 
     const expired = await json(
-      await api(`/api/admin/invite-link/tokens/${secret}`, { method: "PUT", body: { enabled: true, expiresAt: "2001-01-01T00:00:00.000Z" } }),
+      await api(`/api/admin/invite-link/tokens/${secret}`, {
+        method: "PUT",
+        body: { enabled: true, expiresAt: "2001-01-01T00:00:00.000Z" },
+      }),
       200,
     );
     expect(expired).toMatchObject({ enabled: false, expiresAt: "2001-01-01T00:00:00.000Z" });
-    expect((await api(`/invite/${secret}/signup`, { method: "POST", token: null, body: { email: "late@example.com", password: strongPassword } })).status).toBe(400);
+    expect(
+      (
+        await api(`/invite/${secret}/signup`, {
+          method: "POST",
+          token: null,
+          body: { email: "late@example.com", password: strongPassword },
+        })
+      ).status,
+    ).toBe(400);
     const revived = await json(await api(`/api/admin/invite-link/tokens/${secret}`, { method: "PUT", body: { expiresAt: future } }), 200);
     expect(revived.enabled).toBe(true);
     expect(await json(await api(`/api/admin/invite-link/tokens/${secret}`, { method: "PUT", body: {} }), 200)).toEqual(revived);
@@ -403,8 +447,12 @@ describe("public signup tokens", () => {
     expect((await api(path, { method: "PUT", body: { enabled: true }, token: vexil.tokens.client })).status).toBe(403);
     expect((await api("/api/admin/invite-link/tokens/nope", { method: "PUT", body: { enabled: true } })).status).toBe(404);
     expect((await api(path, { method: "PUT", body: "x", headers: { "content-type": "text/plain" } })).status).toBe(415);
-    expect((await api("/api/admin/invite-link/tokens", { method: "POST", body: { name: "x", expiresAt: "2001-01-01T00:00:00.000Z" } })).status).toBe(400);
-    expect((await api("/api/admin/invite-link/tokens", { method: "POST", body: { name: "x", expiresAt: future, roleId: 42 } })).status).toBe(400);
+    expect(
+      (await api("/api/admin/invite-link/tokens", { method: "POST", body: { name: "x", expiresAt: "2001-01-01T00:00:00.000Z" } })).status,
+    ).toBe(400);
+    expect(
+      (await api("/api/admin/invite-link/tokens", { method: "POST", body: { name: "x", expiresAt: future, roleId: 42 } })).status,
+    ).toBe(400);
     const editor = await login((await createUser("invite-editor", "Editor")).username);
     expect((await api("/api/admin/invite-link/tokens", withCookie(editor))).status).toBe(403);
   });
@@ -429,11 +477,20 @@ describe("SAML settings (endpoint 15)", () => {
   it("requires entityId, signOnUrl and certificate when enabled, naming each", async () => {
     const error = await json(await api("/api/admin/auth/saml/settings", { method: "POST", body: { enabled: true } }), 400);
     expect(error.details.map((d: { path: string }) => d.path)).toEqual(["body.entityId", "body.signOnUrl", "body.certificate"]);
-    expect(await json(await api("/api/admin/auth/saml/settings", { method: "POST", body: { enabled: false } }), 200)).toEqual({ enabled: false });
+    expect(await json(await api("/api/admin/auth/saml/settings", { method: "POST", body: { enabled: false } }), 200)).toEqual({
+      enabled: false,
+    });
   });
 
   it("lets defaultRootRoleId win over defaultRootRole and reads the settings back", async () => {
-    const body = { ...valid, autoCreate: true, emailDomains: "example.com", defaultRootRole: "Viewer", defaultRootRoleId: 2, signOutUrl: "https://idp/out" };
+    const body = {
+      ...valid,
+      autoCreate: true,
+      emailDomains: "example.com",
+      defaultRootRole: "Viewer",
+      defaultRootRoleId: 2,
+      signOutUrl: "https://idp/out",
+    };
     const saved = await json(await api("/api/admin/auth/saml/settings", { method: "POST", body }), 200);
     expect(saved).toEqual({ ...body, defaultRootRole: "Editor" });
     expect(await json(await api("/api/admin/auth/saml/settings"), 200)).toEqual(saved);
@@ -486,7 +543,19 @@ describe("event log", () => {
     const ids = body.events.map((e: { id: number }) => e.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     expect(Object.keys(body.events[0]).sort()).toEqual(
-      ["id", "type", "createdAt", "createdBy", "createdByUserId", "environment", "project", "featureName", "data", "preData", "tags"].sort(),
+      [
+        "id",
+        "type",
+        "createdAt",
+        "createdBy",
+        "createdByUserId",
+        "environment",
+        "project",
+        "featureName",
+        "data",
+        "preData",
+        "tags",
+      ].sort(),
     );
     expect(Number.isInteger(body.events[0].id)).toBe(true);
   });
@@ -504,14 +573,21 @@ describe("event log", () => {
     const byProject = await json(await api("/api/admin/events?project=default"), 200);
     expect(byProject.events.length).toBeGreaterThan(0);
     expect(byProject.events.every((e: { project: string }) => e.project === "default")).toBe(true);
-    expect(await json(await api("/api/admin/events/no-such-flag"), 200)).toEqual({ version: 1, toggleName: "no-such-flag", events: [], totalEvents: 0 });
+    expect(await json(await api("/api/admin/events/no-such-flag"), 200)).toEqual({
+      version: 1,
+      toggleName: "no-such-flag",
+      events: [],
+      totalEvents: 0,
+    });
     expect((await json(await api("/api/admin/events?feature=no-such-flag"), 200)).events).toEqual([]);
   });
 
   it("searches by type, author and date", async () => {
     const found = await json(await api("/api/admin/search/events?type=user-created&createdBy=init-admin-token"), 200);
     expect(found.total).toBeGreaterThan(0);
-    expect(found.events.every((e: { type: string; createdBy: string }) => e.type === "user-created" && e.createdBy === "init-admin-token")).toBe(true);
+    expect(
+      found.events.every((e: { type: string; createdBy: string }) => e.type === "user-created" && e.createdBy === "init-admin-token"),
+    ).toBe(true);
     expect((await json(await api("/api/admin/search/events?to=2001-01-01"), 200)).total).toBe(0);
     expect((await api("/api/admin/search/events?type=not-a-type")).status).toBe(400);
   });

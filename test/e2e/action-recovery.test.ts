@@ -35,7 +35,11 @@ describe("action set runs interrupted by an admin stop", () => {
   it("are finished by the next admin start: the interrupted toggle is re-run, the rest run once", async () => {
     const first = await startTestSystem({ dataDir });
     const endpoint = await first.expectStatus("/api/admin/signal-endpoints", { method: "POST", body: { name: "alerts" } }, 201);
-    const account = await first.expectStatus("/api/admin/service-account", { method: "POST", body: { username: "recovery-bot", rootRole: "Editor" } }, 201);
+    const account = await first.expectStatus(
+      "/api/admin/service-account",
+      { method: "POST", body: { username: "recovery-bot", rootRole: "Editor" } },
+      201,
+    );
     for (const flag of flags) {
       await first.expectStatus(`/api/admin/projects/${project}/features`, { method: "POST", body: { name: flag } }, 201);
       await first.expectStatus(`/api/admin/projects/${project}/features/${flag}/environments/development/on`, { method: "POST" }, 200);
@@ -48,7 +52,11 @@ describe("action set runs interrupted by an admin stop", () => {
           name: "turn both off",
           actorId: account.id,
           match: { source: "signal-endpoint", sourceId: endpoint.id, payload: {} },
-          actions: flags.map((featureName, i) => ({ action: "TOGGLE_FEATURE_OFF", sortOrder: i + 1, executionParams: { project, featureName, environment: "development" } })),
+          actions: flags.map((featureName, i) => ({
+            action: "TOGGLE_FEATURE_OFF",
+            sortOrder: i + 1,
+            executionParams: { project, featureName, environment: "development" },
+          })),
         },
       },
       201,
@@ -63,7 +71,14 @@ describe("action set runs interrupted by an admin stop", () => {
       signalId: 4242,
       createdAt: new Date(Date.now() - 120_000),
       state: "started",
-      signal: { id: 4242, source: "signal-endpoint", sourceId: endpoint.id, createdAt: new Date(Date.now() - 120_000).toISOString(), tokenName: "monitoring", payload: {} },
+      signal: {
+        id: 4242,
+        source: "signal-endpoint",
+        sourceId: endpoint.id,
+        createdAt: new Date(Date.now() - 120_000).toISOString(),
+        tokenName: "monitoring",
+        payload: {},
+      },
       actionSet: { ...set, actions: set.actions.map((a: object, i: number) => ({ ...a, state: i === 0 ? "started" : "not started" })) },
       lease: { owner: "stopped-admin", expiresAt: new Date(Date.now() - 60_000) },
     });

@@ -42,7 +42,8 @@ describe.skipIf(!available)("addon delivery across a killed and restarted delive
       headers: { authorization: adminToken, ...(init.body ? { "content-type": "application/json" } : {}) },
       body: init.body ? JSON.stringify(init.body) : undefined,
     });
-  const createFlag = async (name: string) => expect((await api("/api/admin/projects/default/features", { method: "POST", body: { name } })).status).toBe(201);
+  const createFlag = async (name: string) =>
+    expect((await api("/api/admin/projects/default/features", { method: "POST", body: { name } })).status).toBe(201);
 
   async function startDelivery(): Promise<void> {
     delivery = spawn(process.execPath, ["--import", "tsx", "--conditions=vexil-source", "services/addon-delivery/src/main.ts"], {
@@ -94,7 +95,12 @@ describe.skipIf(!available)("addon delivery across a killed and restarted delive
       await createAdminDeps({
         engines,
         logger,
-        settings: { INIT_ADMIN_API_TOKENS: [adminToken], INIT_CLIENT_API_TOKENS: [], INIT_FRONTEND_API_TOKENS: [], ADDONS_ALLOW_PRIVATE_URLS: true },
+        settings: {
+          INIT_ADMIN_API_TOKENS: [adminToken],
+          INIT_CLIENT_API_TOKENS: [],
+          INIT_FRONTEND_API_TOKENS: [],
+          ADDONS_ALLOW_PRIVATE_URLS: true,
+        },
       }),
     );
     await admin.start();

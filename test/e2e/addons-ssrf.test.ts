@@ -28,7 +28,10 @@ describe("server-side request forgery protection", () => {
     ["IPv4-mapped IPv6 loopback", "http://[::ffff:127.0.0.1]/", /loopback/],
   ])("refuses a %s target when saved, naming the reason", async (_case, url, reason) => {
     for (const provider of ["webhook", "teams"]) {
-      const res = await vexil.api("/api/admin/addons", { method: "POST", body: { provider, enabled: true, parameters: { url }, events: ["feature-created"] } });
+      const res = await vexil.api("/api/admin/addons", {
+        method: "POST",
+        body: { provider, enabled: true, parameters: { url }, events: ["feature-created"] },
+      });
       expect(res.status).toBe(400);
       const error = await res.json();
       expect(error.name).toBe("ValidationError");
@@ -40,7 +43,12 @@ describe("server-side request forgery protection", () => {
   it("refuses at delivery a host name that resolves to a loopback address, without connecting", async () => {
     const created = await vexil.api("/api/admin/addons", {
       method: "POST",
-      body: { provider: "webhook", enabled: true, parameters: { url: `http://localhost:${receiver.port}/ssrf` }, events: ["feature-created"] },
+      body: {
+        provider: "webhook",
+        enabled: true,
+        parameters: { url: `http://localhost:${receiver.port}/ssrf` },
+        events: ["feature-created"],
+      },
     });
     expect(created.status).toBe(200);
     const { id } = await created.json();

@@ -47,18 +47,35 @@ async function deliveryLog(addonId: number) {
 const bodies = (path: string) => receiver.on(path).map((r) => JSON.parse(r.body));
 
 describe("addon configuration API", () => {
-  const webhook = { provider: "webhook", parameters: { url: "http://127.0.0.1:9/x", authorization: "Bearer s3cret" }, events: ["feature-created"] };
+  const webhook = {
+    provider: "webhook",
+    parameters: { url: "http://127.0.0.1:9/x", authorization: "Bearer s3cret" },
+    events: ["feature-created"],
+  };
 
   it("creates (200), lists with provider definitions, gets, updates and deletes, never showing secrets", async () => {
     const created = await createAddon({ ...webhook, description: "ci hook" });
-    expect(created).toMatchObject({ id: expect.any(Number), provider: "webhook", description: "ci hook", enabled: true, projects: [], environments: [] });
+    expect(created).toMatchObject({
+      id: expect.any(Number),
+      provider: "webhook",
+      description: "ci hook",
+      enabled: true,
+      projects: [],
+      environments: [],
+    });
     expect(created).toMatchObject({ parameters: { url: "*****", authorization: "*****" } });
 
     const list = await (await vexil.api("/api/admin/addons")).json();
     expect(list.addons.map((a: { id: number }) => a.id)).toContain(created.id);
     expect(JSON.stringify(list)).not.toContain("s3cret");
     const slack = list.providers.find((p: { name: string }) => p.name === "slack");
-    expect(slack.parameters.map((p: { name: string }) => p.name)).toEqual(["url", "username", "emojiIcon", "defaultChannel", "customHeaders"]);
+    expect(slack.parameters.map((p: { name: string }) => p.name)).toEqual([
+      "url",
+      "username",
+      "emojiIcon",
+      "defaultChannel",
+      "customHeaders",
+    ]);
     expect(slack.parameters[0]).toMatchObject({ displayName: "Slack webhook URL", type: "url", required: true, sensitive: true });
     expect(list.providers.map((p: { name: string }) => p.name)).toEqual(["webhook", "slack", "teams", "datadog"]);
 
@@ -67,7 +84,10 @@ describe("addon configuration API", () => {
       body: { ...webhook, enabled: false, parameters: { url: "*****", authorization: "*****", contentType: "text/plain" } },
     });
     expect(updated.status).toBe(200);
-    expect(await updated.json()).toMatchObject({ enabled: false, parameters: { url: "*****", authorization: "*****", contentType: "text/plain" } });
+    expect(await updated.json()).toMatchObject({
+      enabled: false,
+      parameters: { url: "*****", authorization: "*****", contentType: "text/plain" },
+    });
     expect((await vexil.api(`/api/admin/addons/${created.id}`)).status).toBe(200);
 
     expect((await vexil.api(`/api/admin/addons/${created.id}`, { method: "DELETE" })).status).toBe(200);
@@ -112,7 +132,11 @@ describe("addon configuration API", () => {
     const huge = await vexil.api("/api/admin/addons", { method: "POST", body: { ...body, description: "x".repeat(120_000) } });
     expect(huge.status).toBe(413);
     expect((await huge.json()).name).toBe("ContentTooLarge");
-    const text = await vexil.api("/api/admin/addons", { method: "POST", body: JSON.stringify(body), headers: { "content-type": "text/plain" } });
+    const text = await vexil.api("/api/admin/addons", {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: { "content-type": "text/plain" },
+    });
     expect(text.status).toBe(415);
     expect((await text.json()).name).toBe("ContentTypeerror");
   });
@@ -124,7 +148,11 @@ describe("addon configuration API", () => {
 
 describe("delivery to a real HTTP receiver", () => {
   it("filters by event type, project and environment", async () => {
-    const all = await createAddon({ provider: "webhook", parameters: { url: receiver.url("/filter/all-created") }, events: ["feature-created"] });
+    const all = await createAddon({
+      provider: "webhook",
+      parameters: { url: receiver.url("/filter/all-created") },
+      events: ["feature-created"],
+    });
     const dev = await createAddon({
       provider: "webhook",
       parameters: { url: receiver.url("/filter/dev-enabled") },
@@ -132,11 +160,31 @@ describe("delivery to a real HTTP receiver", () => {
       projects: ["default"],
       environments: ["development"],
     });
-    await createAddon({ provider: "webhook", parameters: { url: receiver.url("/filter/prod-enabled") }, events: ["feature-environment-enabled"], environments: ["production"] });
-    await createAddon({ provider: "webhook", parameters: { url: receiver.url("/filter/other-project") }, events: ["feature-created"], projects: ["elsewhere"] });
+    await createAddon({
+      provider: "webhook",
+      parameters: { url: receiver.url("/filter/prod-enabled") },
+      events: ["feature-environment-enabled"],
+      environments: ["production"],
+    });
+    await createAddon({
+      provider: "webhook",
+      parameters: { url: receiver.url("/filter/other-project") },
+      events: ["feature-created"],
+      projects: ["elsewhere"],
+    });
     // An environment filter never matches an event that has no environment (feature-created).
-    await createAddon({ provider: "webhook", parameters: { url: receiver.url("/filter/created-in-dev") }, events: ["feature-created"], environments: ["development"] });
-    await createAddon({ provider: "webhook", enabled: false, parameters: { url: receiver.url("/filter/disabled") }, events: ["feature-created"] });
+    await createAddon({
+      provider: "webhook",
+      parameters: { url: receiver.url("/filter/created-in-dev") },
+      events: ["feature-created"],
+      environments: ["development"],
+    });
+    await createAddon({
+      provider: "webhook",
+      enabled: false,
+      parameters: { url: receiver.url("/filter/disabled") },
+      events: ["feature-created"],
+    });
 
     const flag = uniqueFlag("filtered");
     await createFlag(flag);
@@ -148,7 +196,10 @@ describe("delivery to a real HTTP receiver", () => {
     }, waitLong);
     const created = bodies("/filter/all-created").find((b) => b.featureName === flag);
     expect(created).toMatchObject({ type: "feature-created", project: "default", featureName: flag, id: expect.any(String) });
-    expect(bodies("/filter/dev-enabled").find((b) => b.featureName === flag)).toMatchObject({ type: "feature-environment-enabled", environment: "development" });
+    expect(bodies("/filter/dev-enabled").find((b) => b.featureName === flag)).toMatchObject({
+      type: "feature-environment-enabled",
+      environment: "development",
+    });
     const request = receiver.on("/filter/all-created").find((r) => JSON.parse(r.body).featureName === flag)!;
     expect(request.headers["idempotency-key"]).toBe(`${created.id}:${all.id}`);
     expect(request.headers["x-vexil-delivery"]).toBe(`${created.id}:${all.id}`);
@@ -204,7 +255,11 @@ describe("delivery to a real HTTP receiver", () => {
 
   it("records a delivery to a target down past the limit as failed, visible in the delivery log", async () => {
     const port = await closedPort();
-    const { id } = await createAddon({ provider: "webhook", parameters: { url: `http://127.0.0.1:${port}/down` }, events: ["feature-created"] });
+    const { id } = await createAddon({
+      provider: "webhook",
+      parameters: { url: `http://127.0.0.1:${port}/down` },
+      events: ["feature-created"],
+    });
     await createFlag(uniqueFlag("unheard"));
     await vi.waitFor(async () => expect((await deliveryLog(id))[0]?.state).toBe("failed"), waitLong);
     const log = await deliveryLog(id);
@@ -214,18 +269,29 @@ describe("delivery to a real HTTP receiver", () => {
   });
 
   it("delivers a burst of 100 events in order to each addon, each once", async () => {
-    await createAddon({ provider: "webhook", parameters: { url: receiver.url("/burst/a") }, events: ["feature-created"], projects: ["default"] });
+    await createAddon({
+      provider: "webhook",
+      parameters: { url: receiver.url("/burst/a") },
+      events: ["feature-created"],
+      projects: ["default"],
+    });
     await createAddon({ provider: "webhook", parameters: { url: receiver.url("/burst/b") }, events: ["feature-created"] });
     const prefix = uniqueFlag("burst");
     const names = Array.from({ length: 100 }, (_, i) => `${prefix}-${String(i).padStart(3, "0")}`);
     // Twenty at a time, concurrently: the event order is the commit order, not the request order.
     for (let i = 0; i < names.length; i += 20) await Promise.all(names.slice(i, i + 20).map((name) => createFlag(name)));
     const arrived = (path: string) =>
-      bodies(path).filter((b: { featureName: string }) => b.featureName.startsWith(`${prefix}-`)) as Array<{ id: string; featureName: string }>;
-    await vi.waitFor(() => {
-      expect(arrived("/burst/a")).toHaveLength(100);
-      expect(arrived("/burst/b")).toHaveLength(100);
-    }, { timeout: 30_000, interval: 50 });
+      bodies(path).filter((b: { featureName: string }) => b.featureName.startsWith(`${prefix}-`)) as Array<{
+        id: string;
+        featureName: string;
+      }>;
+    await vi.waitFor(
+      () => {
+        expect(arrived("/burst/a")).toHaveLength(100);
+        expect(arrived("/burst/b")).toHaveLength(100);
+      },
+      { timeout: 30_000, interval: 50 },
+    );
     for (const path of ["/burst/a", "/burst/b"]) {
       const ids = arrived(path).map((b) => Number(b.id));
       expect(ids, `${path} in event order`).toEqual([...ids].sort((x, y) => x - y));
@@ -247,7 +313,10 @@ describe("delivery to a real HTTP receiver", () => {
     const second = uniqueFlag("after-change");
     await createFlag(second);
     await enableIn(second, "production");
-    await vi.waitFor(() => expect(bodies("/changing").map((b) => b.type)).toEqual(["feature-created", "feature-environment-enabled"]), waitLong);
+    await vi.waitFor(
+      () => expect(bodies("/changing").map((b) => b.type)).toEqual(["feature-created", "feature-environment-enabled"]),
+      waitLong,
+    );
     expect(bodies("/changing")[1]).toMatchObject({ featureName: second, environment: "production" });
   });
 });

@@ -33,7 +33,13 @@ describe("projects: members, change-request settings and favorites", () => {
   });
 
   it("counts the project's members in the list, the overview and the health report", async () => {
-    await json(await api(`/api/admin/projects/${P}/access`, { method: "POST", body: { users: [{ id: people.erin!.id }, { id: people.frank!.id }], roles: [5] } }), 200);
+    await json(
+      await api(`/api/admin/projects/${P}/access`, {
+        method: "POST",
+        body: { users: [{ id: people.erin!.id }, { id: people.frank!.id }], roles: [5] },
+      }),
+      200,
+    );
     const { projects } = await json(await api("/api/admin/projects"), 200);
     expect(projects.find((p: { id: string }) => p.id === P).memberCount).toBe(2);
     expect((await json(await api(`/api/admin/projects/${P}`), 200)).members).toBe(2);
@@ -41,7 +47,13 @@ describe("projects: members, change-request settings and favorites", () => {
   });
 
   it("shows which environments require change requests", async () => {
-    await json(await api(`/api/admin/projects/${P}/environments/production/change-requests/config`, { method: "PUT", body: { changeRequestsEnabled: true, requiredApprovals: 1 } }), 204);
+    await json(
+      await api(`/api/admin/projects/${P}/environments/production/change-requests/config`, {
+        method: "PUT",
+        body: { changeRequestsEnabled: true, requiredApprovals: 1 },
+      }),
+      204,
+    );
     const { environments } = await json(await api(`/api/admin/projects/${P}/health-report`), 200);
     expect(environments).toEqual(
       expect.arrayContaining([
@@ -82,7 +94,13 @@ describe("segments used by pending change requests", () => {
   const P = "seg-cr";
   it("counts flags a pending change request adds the segment to, and lists those strategies", async () => {
     await json(await api("/api/admin/projects", { method: "POST", body: { id: P, name: "Segments in review" } }), 201);
-    await json(await api(`/api/admin/projects/${P}/environments/production/change-requests/config`, { method: "PUT", body: { changeRequestsEnabled: true } }), 204);
+    await json(
+      await api(`/api/admin/projects/${P}/environments/production/change-requests/config`, {
+        method: "PUT",
+        body: { changeRequestsEnabled: true },
+      }),
+      204,
+    );
     await json(await api(`/api/admin/projects/${P}/features`, { method: "POST", body: { name: "seg-cr-flag" } }), 201);
     const segment = await json(await api("/api/admin/segments", { method: "POST", body: { name: "pending-users", constraints: [] } }), 201);
     const before = await json(await api(`/api/admin/segments/${segment.id}`), 200);
@@ -91,7 +109,11 @@ describe("segments used by pending change requests", () => {
     const request = await json(
       await api(`/api/admin/projects/${P}/environments/production/change-requests`, {
         method: "POST",
-        body: { action: "addStrategy", feature: "seg-cr-flag", payload: { name: "default", constraints: [], parameters: {}, segments: [segment.id] } },
+        body: {
+          action: "addStrategy",
+          feature: "seg-cr-flag",
+          payload: { name: "default", constraints: [], parameters: {}, segments: [segment.id] },
+        },
       }),
       200,
     );
@@ -113,7 +135,10 @@ describe("segments used by pending change requests", () => {
     });
 
     // A cancelled request no longer counts.
-    await json(await api(`/api/admin/projects/${P}/change-requests/${request.id}/state`, { method: "PUT", body: { state: "Cancelled" } }), 200);
+    await json(
+      await api(`/api/admin/projects/${P}/change-requests/${request.id}/state`, { method: "PUT", body: { state: "Cancelled" } }),
+      200,
+    );
     expect(await json(await api(`/api/admin/segments/${segment.id}`), 200)).toMatchObject({ usedInFeatures: 0, usedInProjects: 0 });
     expect((await json(await api(`/api/admin/segments/${segment.id}/strategies`), 200)).changeRequestStrategies).toEqual([]);
   });
@@ -124,17 +149,32 @@ describe("changes that do not come from a person, against an environment that re
   const flag = "guarded-kill-switch";
   beforeAll(async () => {
     await json(await api("/api/admin/projects", { method: "POST", body: { id: P, name: "Guarded" } }), 201);
-    for (const name of [flag, "guarded-parent"]) await json(await api(`/api/admin/projects/${P}/features`, { method: "POST", body: { name } }), 201);
+    for (const name of [flag, "guarded-parent"])
+      await json(await api(`/api/admin/projects/${P}/features`, { method: "POST", body: { name } }), 201);
     await json(await api(`/api/admin/projects/${P}/features/${flag}/environments/production/on`, { method: "POST" }), 200);
-    await json(await api(`/api/admin/projects/${P}/environments/production/change-requests/config`, { method: "PUT", body: { changeRequestsEnabled: true } }), 204);
+    await json(
+      await api(`/api/admin/projects/${P}/environments/production/change-requests/config`, {
+        method: "PUT",
+        body: { changeRequestsEnabled: true },
+      }),
+      204,
+    );
   });
   const productionEnabled = async () =>
-    (await json(await api(`/api/admin/projects/${P}/features/${flag}`), 200)).environments.find((e: { name: string }) => e.name === "production").enabled;
+    (await json(await api(`/api/admin/projects/${P}/features/${flag}`), 200)).environments.find(
+      (e: { name: string }) => e.name === "production",
+    ).enabled;
 
   it("refuses an action's flag flip like a person's, and logs the action as failed with the reason", async () => {
     const endpoint = await json(await api("/api/admin/signal-endpoints", { method: "POST", body: { name: "guarded-alerts" } }), 201);
-    const { token } = await json(await api(`/api/admin/signal-endpoints/${endpoint.id}/tokens`, { method: "POST", body: { name: "monitor" } }), 201);
-    const account = await json(await api("/api/admin/service-account", { method: "POST", body: { username: "guard-bot", name: "Guard bot", rootRole: "Admin" } }), 201);
+    const { token } = await json(
+      await api(`/api/admin/signal-endpoints/${endpoint.id}/tokens`, { method: "POST", body: { name: "monitor" } }),
+      201,
+    );
+    const account = await json(
+      await api("/api/admin/service-account", { method: "POST", body: { username: "guard-bot", name: "Guard bot", rootRole: "Admin" } }),
+      201,
+    );
     const set = await json(
       await api(`/api/admin/projects/${P}/actions`, {
         method: "POST",
@@ -143,7 +183,9 @@ describe("changes that do not come from a person, against an environment that re
           enabled: true,
           actorId: account.id,
           match: { source: "signal-endpoint", sourceId: endpoint.id, payload: {} },
-          actions: [{ action: "TOGGLE_FEATURE_OFF", sortOrder: 1, executionParams: { project: P, featureName: flag, environment: "production" } }],
+          actions: [
+            { action: "TOGGLE_FEATURE_OFF", sortOrder: 1, executionParams: { project: P, featureName: flag, environment: "production" } },
+          ],
         },
       }),
       201,
@@ -162,29 +204,47 @@ describe("changes that do not come from a person, against an environment that re
     }
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ state: "failed" });
-    expect(runs[0]!.actionSet.actions[0]).toMatchObject({ state: "failed", details: expect.stringMatching(/Change requests are enabled for environment production/) });
+    expect(runs[0]!.actionSet.actions[0]).toMatchObject({
+      state: "failed",
+      details: expect.stringMatching(/Change requests are enabled for environment production/),
+    });
     expect(await productionEnabled()).toBe(true);
   });
 
   it("lets dependencies and global segments change directly: neither belongs to an environment", async () => {
-    await json(await api(`/api/admin/projects/${P}/features/${flag}/dependencies`, { method: "POST", body: { feature: "guarded-parent" } }), 200);
+    await json(
+      await api(`/api/admin/projects/${P}/features/${flag}/dependencies`, { method: "POST", body: { feature: "guarded-parent" } }),
+      200,
+    );
     expect((await json(await api(`/api/admin/projects/${P}/features/${flag}`), 200)).dependencies).toEqual([
       expect.objectContaining({ feature: "guarded-parent" }),
     ]);
     const segment = await json(await api("/api/admin/segments", { method: "POST", body: { name: "guarded-users", constraints: [] } }), 201);
     const strategy = await json(
-      await api(`/api/admin/projects/${P}/features/guarded-parent/environments/development/strategies`, { method: "POST", body: { name: "default", segments: [segment.id] } }),
+      await api(`/api/admin/projects/${P}/features/guarded-parent/environments/development/strategies`, {
+        method: "POST",
+        body: { name: "default", segments: [segment.id] },
+      }),
       200,
     );
     expect(strategy.segments).toEqual([segment.id]);
-    await json(await api(`/api/admin/segments/${segment.id}`, { method: "PUT", body: { name: "guarded-users", constraints: [{ contextName: "userId", operator: "IN", values: ["1"] }] } }), 204);
+    await json(
+      await api(`/api/admin/segments/${segment.id}`, {
+        method: "PUT",
+        body: { name: "guarded-users", constraints: [{ contextName: "userId", operator: "IN", values: ["1"] }] },
+      }),
+      204,
+    );
   });
 });
 
 describe("collaborators' avatars", () => {
   it("shows a person's Gravatar from their email, and none for an API token", async () => {
     await json(await api("/api/admin/projects/default/features", as("erin", { method: "POST", body: { name: "avatar-flag" } })), 201);
-    await json(await api("/api/admin/projects/default/features/avatar-flag", { method: "PUT", body: { description: "by the admin token" } }), 200);
+    await json(
+      await api("/api/admin/projects/default/features/avatar-flag", { method: "PUT", body: { description: "by the admin token" } }),
+      200,
+    );
     const feature = await json(await api("/api/admin/projects/default/features/avatar-flag"), 200);
     const erinHash = createHash("md5").update("erin@example.com").digest("hex");
     expect(feature.collaborators.users).toEqual([
@@ -221,14 +281,29 @@ describe("change request edits are in the event log", () => {
   it("records change-added when a change joins a draft and change-discarded when one is removed", async () => {
     const P = "cr-events";
     await json(await api("/api/admin/projects", { method: "POST", body: { id: P, name: "Change request events" } }), 201);
-    await json(await api(`/api/admin/projects/${P}/environments/production/change-requests/config`, { method: "PUT", body: { changeRequestsEnabled: true } }), 204);
+    await json(
+      await api(`/api/admin/projects/${P}/environments/production/change-requests/config`, {
+        method: "PUT",
+        body: { changeRequestsEnabled: true },
+      }),
+      204,
+    );
     await json(await api(`/api/admin/projects/${P}/features`, { method: "POST", body: { name: "cr-events-flag" } }), 201);
     const propose = (enabled: boolean, action = "updateEnabled") =>
-      api(`/api/admin/projects/${P}/environments/production/change-requests`, { method: "POST", body: { action, feature: "cr-events-flag", payload: { enabled } } });
+      api(`/api/admin/projects/${P}/environments/production/change-requests`, {
+        method: "POST",
+        body: { action, feature: "cr-events-flag", payload: { enabled } },
+      });
     const first = await json(await propose(true), 200);
     const second = await json(await propose(false, "patchVariant"), 400);
     expect(second.name).toBe("ValidationError");
-    const joined = await json(await api(`/api/admin/projects/${P}/environments/production/change-requests`, { method: "POST", body: { action: "archiveFeature", feature: "cr-events-flag", payload: {} } }), 200);
+    const joined = await json(
+      await api(`/api/admin/projects/${P}/environments/production/change-requests`, {
+        method: "POST",
+        body: { action: "archiveFeature", feature: "cr-events-flag", payload: {} },
+      }),
+      200,
+    );
     expect(joined.id).toBe(first.id);
     expect(await eventTypes(`project=${P}&type=change-added`)).toEqual(["change-added"]);
 

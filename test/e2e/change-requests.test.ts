@@ -31,7 +31,11 @@ async function addStrategy(flag: string, body: Record<string, unknown> = { name:
 }
 const flag = async (name: string) => json(await api(`${base}/features/${name}`), 200);
 const env = (feature: { environments: { name: string }[] }, name = "production") =>
-  feature.environments.find((e) => e.name === name) as unknown as { enabled: boolean; strategies: Record<string, unknown>[]; variants: Record<string, unknown>[] };
+  feature.environments.find((e) => e.name === name) as unknown as {
+    enabled: boolean;
+    strategies: Record<string, unknown>[];
+    variants: Record<string, unknown>[];
+  };
 
 const propose = (who: string, changes: unknown, environment = "production", project = P) =>
   api(`/api/admin/projects/${project}/environments/${environment}/change-requests`, as(who, { method: "POST", body: changes }));
@@ -61,19 +65,31 @@ let strategyIds: { s1: string; s2: string; s3: string };
 describe("configuration and the guard on direct changes", () => {
   beforeAll(async () => {
     for (const name of ["cr-a", "cr-b", "cr-c", "cr-d", "cr-e", "cr-direct"]) await createFlag(name);
-    const [s1, s2, s3] = [await addStrategy("cr-b"), await addStrategy("cr-b", { name: "userWithId", parameters: { userIds: "1" } }), await addStrategy("cr-b")];
+    const [s1, s2, s3] = [
+      await addStrategy("cr-b"),
+      await addStrategy("cr-b", { name: "userWithId", parameters: { userIds: "1" } }),
+      await addStrategy("cr-b"),
+    ];
     strategyIds = { s1: s1.id, s2: s2.id, s3: s3.id };
     await json(await api(`${base}/features/cr-e/dependencies`, { method: "POST", body: { feature: "cr-a" } }), 200);
     await addStrategy("cr-direct");
     await json(await api(`${base}/features/cr-direct/environments/production/on`, { method: "POST" }), 200);
-    segmentToUpdate = (await json(await api("/api/admin/segments", { method: "POST", body: { name: "cr-beta", constraints: [] } }), 201)).id;
-    segmentToDelete = (await json(await api("/api/admin/segments", { method: "POST", body: { name: "cr-gone", constraints: [] } }), 201)).id;
+    segmentToUpdate = (await json(await api("/api/admin/segments", { method: "POST", body: { name: "cr-beta", constraints: [] } }), 201))
+      .id;
+    segmentToDelete = (await json(await api("/api/admin/segments", { method: "POST", body: { name: "cr-gone", constraints: [] } }), 201))
+      .id;
   });
 
   it("reads every environment as off, then on after PUT, with Unleash's field names", async () => {
     const before = await json(await api(`${base}/change-requests/config`), 200);
     expect(before).toContainEqual({ environment: "production", type: "production", changeRequestEnabled: false, requiredApprovals: 1 });
-    await json(await api(`${base}/environments/production/change-requests/config`, { method: "PUT", body: { changeRequestsEnabled: true, requiredApprovals: 2 } }), 204);
+    await json(
+      await api(`${base}/environments/production/change-requests/config`, {
+        method: "PUT",
+        body: { changeRequestsEnabled: true, requiredApprovals: 2 },
+      }),
+      204,
+    );
     const after = await json(await api(`${base}/change-requests/config`), 200);
     expect(after).toContainEqual({ environment: "production", type: "production", changeRequestEnabled: true, requiredApprovals: 2 });
     expect(after).toContainEqual(expect.objectContaining({ environment: "development", changeRequestEnabled: false }));
@@ -84,8 +100,13 @@ describe("configuration and the guard on direct changes", () => {
     const path = `${base}/environments/production/change-requests/config`;
     await json(await api(path, { method: "PUT", body: { changeRequestsEnabled: true, requiredApprovals: 0 } }), 400);
     await json(await api(path, { method: "PUT", body: { requiredApprovals: 2 } }), 400);
-    await json(await api(`${base}/environments/nowhere/change-requests/config`, { method: "PUT", body: { changeRequestsEnabled: true } }), 404);
-    expect(await json(await api(`${base}/change-requests/config`), 200)).toContainEqual(expect.objectContaining({ environment: "production", requiredApprovals: 2 }));
+    await json(
+      await api(`${base}/environments/nowhere/change-requests/config`, { method: "PUT", body: { changeRequestsEnabled: true } }),
+      404,
+    );
+    expect(await json(await api(`${base}/change-requests/config`), 200)).toContainEqual(
+      expect.objectContaining({ environment: "production", requiredApprovals: 2 }),
+    );
   });
 
   it("refuses direct changes to the protected environment with a message pointing at change requests", async () => {
@@ -103,7 +124,9 @@ describe("configuration and the guard on direct changes", () => {
     for (const res of await Promise.all(refusals)) {
       const body = await json(res, 403);
       expect(body.name).toBe("NoAccessError");
-      expect(body.message).toMatch(/Change requests are enabled for environment production in project cr: propose this change in a change request/);
+      expect(body.message).toMatch(
+        /Change requests are enabled for environment production in project cr: propose this change in a change request/,
+      );
     }
     expect(env(await flag("cr-direct")).enabled).toBe(true);
     expect(env(await flag("cr-b")).strategies).toHaveLength(3);
@@ -115,14 +138,37 @@ describe("configuration and the guard on direct changes", () => {
 describe("proposing changes", () => {
   it("refuses a bad payload with 400 and leaves the draft as it was", async () => {
     const draft = await json(await propose("dave", { action: "updateEnabled", feature: "cr-a", payload: { enabled: true } }), 200);
-    expect(draft).toMatchObject({ state: "Draft", minApprovals: 2, environment: "production", project: P, createdBy: { id: people.dave!.id, username: "dave" } });
+    expect(draft).toMatchObject({
+      state: "Draft",
+      minApprovals: 2,
+      environment: "production",
+      project: P,
+      createdBy: { id: people.dave!.id, username: "dave" },
+    });
     const bad: [unknown, RegExp][] = [
-      [{ action: "addStrategy", feature: "cr-a", payload: { name: "no-such-strategy", constraints: [], parameters: {} } }, /no-such-strategy/],
-      [{ action: "addStrategy", feature: "cr-a", payload: { name: "default", constraints: [{ contextName: "appName", operator: "NUM_GT", value: "x" }], parameters: {} } }, /body\.1\.payload/],
+      [
+        { action: "addStrategy", feature: "cr-a", payload: { name: "no-such-strategy", constraints: [], parameters: {} } },
+        /no-such-strategy/,
+      ],
+      [
+        {
+          action: "addStrategy",
+          feature: "cr-a",
+          payload: { name: "default", constraints: [{ contextName: "appName", operator: "NUM_GT", value: "x" }], parameters: {} },
+        },
+        /body\.1\.payload/,
+      ],
       [{ action: "addStrategy", feature: "cr-a", payload: { name: "default", constraints: [], parameters: {}, segments: [9999] } }, /9999/],
       [{ action: "deleteStrategy", feature: "cr-b", payload: { id: "missing" } }, /strategy missing does not exist/],
       [{ action: "updateEnabled", feature: "nope", payload: { enabled: true } }, /feature nope does not exist in project cr/],
-      [{ action: "patchVariant", feature: "cr-a", payload: { variants: [{ name: "x", weight: 1000, weightType: "fix", stickiness: "default" }] } }, /variable/],
+      [
+        {
+          action: "patchVariant",
+          feature: "cr-a",
+          payload: { variants: [{ name: "x", weight: 1000, weightType: "fix", stickiness: "default" }] },
+        },
+        /variable/,
+      ],
       [{ action: "deleteSegment", payload: { id: 9999 } }, /no segment exists/],
       [{ action: "addDependency", feature: "cr-d", payload: { feature: "cr-d" } }, /cannot depend on itself/],
       [{ action: "updateEnabled", feature: "cr-a" }, /payload/],
@@ -141,7 +187,10 @@ describe("proposing changes", () => {
   });
 
   it("refuses proposals where change requests are off", async () => {
-    const body = await json(await propose("alice", { action: "updateEnabled", feature: "cr-a", payload: { enabled: true } }, "development"), 400);
+    const body = await json(
+      await propose("alice", { action: "updateEnabled", feature: "cr-a", payload: { enabled: true } }, "development"),
+      400,
+    );
     expect(body.message).toMatch(/not enabled for environment development/);
   });
 });
@@ -155,27 +204,83 @@ describe("the 11 actions, proposed, reviewed and applied", () => {
     const all = await json(
       await propose("alice", [
         { action: "updateEnabled", feature: "cr-a", payload: { enabled: true } },
-        { action: "addStrategy", feature: "cr-b", payload: { name: "flexibleRollout", constraints: [], parameters: { rollout: "50", stickiness: "default" }, segments: [segmentToUpdate] } },
-        { action: "updateStrategy", feature: "cr-b", payload: { id: strategyIds.s1, name: "default", constraints: [{ contextName: "userId", operator: "IN", values: ["7"] }], parameters: {} } },
+        {
+          action: "addStrategy",
+          feature: "cr-b",
+          payload: {
+            name: "flexibleRollout",
+            constraints: [],
+            parameters: { rollout: "50", stickiness: "default" },
+            segments: [segmentToUpdate],
+          },
+        },
+        {
+          action: "updateStrategy",
+          feature: "cr-b",
+          payload: {
+            id: strategyIds.s1,
+            name: "default",
+            constraints: [{ contextName: "userId", operator: "IN", values: ["7"] }],
+            parameters: {},
+          },
+        },
         { action: "deleteStrategy", feature: "cr-b", payload: { id: strategyIds.s2 } },
-        { action: "reorderStrategy", feature: "cr-b", payload: [{ id: strategyIds.s3, sortOrder: 0 }, { id: strategyIds.s1, sortOrder: 1 }] },
-        { action: "patchVariant", feature: "cr-b", payload: { variants: [{ name: "blue", weight: 500, weightType: "variable", stickiness: "default" }, { name: "red", weight: 500, weightType: "variable", stickiness: "default" }] } },
+        {
+          action: "reorderStrategy",
+          feature: "cr-b",
+          payload: [
+            { id: strategyIds.s3, sortOrder: 0 },
+            { id: strategyIds.s1, sortOrder: 1 },
+          ],
+        },
+        {
+          action: "patchVariant",
+          feature: "cr-b",
+          payload: {
+            variants: [
+              { name: "blue", weight: 500, weightType: "variable", stickiness: "default" },
+              { name: "red", weight: 500, weightType: "variable", stickiness: "default" },
+            ],
+          },
+        },
         { action: "archiveFeature", feature: "cr-c" },
         { action: "addDependency", feature: "cr-d", payload: { feature: "cr-a", enabled: true } },
         { action: "deleteDependency", feature: "cr-e" },
-        { action: "updateSegment", payload: { id: segmentToUpdate, name: "cr-beta", constraints: [{ contextName: "userId", operator: "IN", values: ["1", "2"] }] } },
+        {
+          action: "updateSegment",
+          payload: { id: segmentToUpdate, name: "cr-beta", constraints: [{ contextName: "userId", operator: "IN", values: ["1", "2"] }] },
+        },
         { action: "deleteSegment", payload: { id: segmentToDelete } },
       ]),
       200,
     );
     expect(all.id).toBe(id);
     const a = all.features.find((f: { name: string }) => f.name === "cr-a");
-    expect(a.changes).toEqual([expect.objectContaining({ action: "updateEnabled", payload: { enabled: true }, createdBy: { username: "alice" } })]);
+    expect(a.changes).toEqual([
+      expect.objectContaining({ action: "updateEnabled", payload: { enabled: true }, createdBy: { username: "alice" } }),
+    ]);
     // Enabling a flag without strategies adds the environment's default strategy when applied.
-    expect(a.defaultChange).toMatchObject({ action: "addStrategy", payload: { name: "flexibleRollout", parameters: { rollout: "100", groupId: "cr-a" } } });
-    const actions = [...all.features.flatMap((f: { changes: { action: string }[] }) => f.changes), ...all.segments].map((c: { action: string }) => c.action);
+    expect(a.defaultChange).toMatchObject({
+      action: "addStrategy",
+      payload: { name: "flexibleRollout", parameters: { rollout: "100", groupId: "cr-a" } },
+    });
+    const actions = [...all.features.flatMap((f: { changes: { action: string }[] }) => f.changes), ...all.segments].map(
+      (c: { action: string }) => c.action,
+    );
     expect(actions.sort()).toEqual(
-      ["addDependency", "addStrategy", "archiveFeature", "deleteDependency", "deleteSegment", "deleteStrategy", "patchVariant", "reorderStrategy", "updateEnabled", "updateSegment", "updateStrategy"].sort(),
+      [
+        "addDependency",
+        "addStrategy",
+        "archiveFeature",
+        "deleteDependency",
+        "deleteSegment",
+        "deleteStrategy",
+        "patchVariant",
+        "reorderStrategy",
+        "updateEnabled",
+        "updateSegment",
+        "updateStrategy",
+      ].sort(),
     );
     expect(all.segments).toContainEqual(expect.objectContaining({ action: "deleteSegment", name: "cr-gone" }));
     expect(await eventTypes(`project=${P}&type=change-request-created`)).toHaveLength(2);
@@ -184,7 +289,10 @@ describe("the 11 actions, proposed, reviewed and applied", () => {
   it("moves through review: self-approval and too few approvals are refused", async () => {
     await json(await setState("bob", id, { state: "In review" }), 403);
     const inReview = await json(await setState("alice", id, { state: "In review", comment: "please review" }), 200);
-    expect(inReview).toMatchObject({ state: "In review", comments: [expect.objectContaining({ text: "please review", createdBy: { username: "alice" } })] });
+    expect(inReview).toMatchObject({
+      state: "In review",
+      comments: [expect.objectContaining({ text: "please review", createdBy: { username: "alice" } })],
+    });
 
     const self = await json(await setState("alice", id, { state: "Approved" }), 403);
     expect(self).toMatchObject({ name: "NoAccessError", message: "You cannot approve your own change request" });
@@ -210,7 +318,9 @@ describe("the 11 actions, proposed, reviewed and applied", () => {
 
     const a = env(await flag("cr-a"));
     expect(a.enabled).toBe(true);
-    expect(a.strategies).toEqual([expect.objectContaining({ name: "flexibleRollout", parameters: expect.objectContaining({ groupId: "cr-a" }) })]);
+    expect(a.strategies).toEqual([
+      expect.objectContaining({ name: "flexibleRollout", parameters: expect.objectContaining({ groupId: "cr-a" }) }),
+    ]);
     const b = env(await flag("cr-b"));
     expect(b.strategies.map((s) => s.id)).toEqual([strategyIds.s3, strategyIds.s1, expect.any(String)]);
     expect(b.strategies.find((s) => s.id === strategyIds.s1)).toMatchObject({ constraints: [expect.objectContaining({ values: ["7"] })] });
@@ -219,7 +329,9 @@ describe("the 11 actions, proposed, reviewed and applied", () => {
     await json(await api(`${base}/features/cr-c`), 404);
     expect((await flag("cr-d")).dependencies).toEqual([expect.objectContaining({ feature: "cr-a", enabled: true })]);
     expect((await flag("cr-e")).dependencies).toEqual([]);
-    expect((await json(await api(`/api/admin/segments/${segmentToUpdate}`), 200)).constraints).toEqual([expect.objectContaining({ values: ["1", "2"] })]);
+    expect((await json(await api(`/api/admin/segments/${segmentToUpdate}`), 200)).constraints).toEqual([
+      expect.objectContaining({ values: ["1", "2"] }),
+    ]);
     await json(await api(`/api/admin/segments/${segmentToDelete}`), 404);
 
     for (const type of [
@@ -252,8 +364,15 @@ describe("rejecting, cancelling, editing and listing", () => {
     const { id } = await json(await propose("alice", { action: "updateEnabled", feature: "cr-direct", payload: { enabled: false } }), 200);
     await json(await setState("alice", id, { state: "In review" }), 200);
     await json(await setState("alice", id, { state: "Rejected" }), 403);
-    const rejected = await json(await api(`${base}/change-requests/${id}/reject`, as("bob", { method: "POST", body: { comment: "not now" } })), 200);
-    expect(rejected).toMatchObject({ state: "Rejected", rejections: [{ createdBy: { username: "bob" } }], comments: [expect.objectContaining({ text: "not now" })] });
+    const rejected = await json(
+      await api(`${base}/change-requests/${id}/reject`, as("bob", { method: "POST", body: { comment: "not now" } })),
+      200,
+    );
+    expect(rejected).toMatchObject({
+      state: "Rejected",
+      rejections: [{ createdBy: { username: "bob" } }],
+      comments: [expect.objectContaining({ text: "not now" })],
+    });
     const refused = await json(await setState("bob", id, { state: "Applied" }), 409);
     expect(refused.message).toMatch(/Rejected and cannot be applied/);
     await json(await setState("carol", id, { state: "Approved" }), 409);
@@ -275,16 +394,25 @@ describe("rejecting, cancelling, editing and listing", () => {
       { action: "updateEnabled", feature: "cr-direct", payload: { enabled: false } },
       { action: "patchVariant", feature: "cr-direct", payload: { variants: [] } },
     ]);
-    const comment = await json(await api(`${base}/change-requests/${id}/comments`, as("carol", { method: "POST", body: { text: "looks fine" } })), 201);
+    const comment = await json(
+      await api(`${base}/change-requests/${id}/comments`, as("carol", { method: "POST", body: { text: "looks fine" } })),
+      201,
+    );
     expect(comment).toMatchObject({ text: "looks fine", createdBy: { username: "carol" } });
     await json(await api(`${base}/change-requests/${id}/comments`, as("carol", { method: "POST", body: { text: " " } })), 400);
     await json(await api(`${base}/change-requests/${id}/title`, as("bob", { method: "PUT", body: { title: "Turn it off" } })), 403);
-    expect((await json(await api(`${base}/change-requests/${id}/title`, as("alice", { method: "PUT", body: { title: "Turn it off" } })), 200)).title).toBe("Turn it off");
+    expect(
+      (await json(await api(`${base}/change-requests/${id}/title`, as("alice", { method: "PUT", body: { title: "Turn it off" } })), 200))
+        .title,
+    ).toBe("Turn it off");
 
     const current = await get(id);
     const variantChange = current.features[0].changes.find((c: { action: string }) => c.action === "patchVariant");
     await json(await api(`${base}/change-requests/${id}/changes/999999`, as("alice", { method: "DELETE" })), 404);
-    const edited = await json(await api(`${base}/change-requests/${id}/changes/${variantChange.id}`, as("alice", { method: "DELETE" })), 200);
+    const edited = await json(
+      await api(`${base}/change-requests/${id}/changes/${variantChange.id}`, as("alice", { method: "DELETE" })),
+      200,
+    );
     expect(edited).toMatchObject({ state: "In review", approvals: [] });
     expect(edited.features[0].changes.map((c: { action: string }) => c.action)).toEqual(["updateEnabled"]);
 
@@ -316,17 +444,30 @@ describe("rejecting, cancelling, editing and listing", () => {
 
 describe("conflicts and all-or-nothing applying", () => {
   it("marks a change whose strategy was changed by another request and refuses to apply until resolved", async () => {
-    await json(await api(`${base}/environments/production/change-requests/config`, { method: "PUT", body: { changeRequestsEnabled: false } }), 204);
+    await json(
+      await api(`${base}/environments/production/change-requests/config`, { method: "PUT", body: { changeRequestsEnabled: false } }),
+      204,
+    );
     await createFlag("cr-f");
     const strategy = await addStrategy("cr-f");
-    await json(await api(`${base}/environments/production/change-requests/config`, { method: "PUT", body: { changeRequestsEnabled: true } }), 204);
+    await json(
+      await api(`${base}/environments/production/change-requests/config`, { method: "PUT", body: { changeRequestsEnabled: true } }),
+      204,
+    );
 
     const { id: first } = await json(
-      await propose("alice", { action: "updateStrategy", feature: "cr-f", payload: { id: strategy.id, name: "default", constraints: [], parameters: {}, title: "mine" } }),
+      await propose("alice", {
+        action: "updateStrategy",
+        feature: "cr-f",
+        payload: { id: strategy.id, name: "default", constraints: [], parameters: {}, title: "mine" },
+      }),
       200,
     );
     await json(await setState("alice", first, { state: "In review" }), 200);
-    const { id: second } = await json(await propose("dave", { action: "deleteStrategy", feature: "cr-f", payload: { id: strategy.id } }), 200);
+    const { id: second } = await json(
+      await propose("dave", { action: "deleteStrategy", feature: "cr-f", payload: { id: strategy.id } }),
+      200,
+    );
     await json(await setState("dave", second, { state: "In review" }), 200);
     for (const who of ["bob", "carol"]) {
       await json(await setState(who, first, { state: "Approved" }), 200);
@@ -349,7 +490,10 @@ describe("conflicts and all-or-nothing applying", () => {
   it("applies nothing when a change fails midway, and records why", async () => {
     await createFlag("cr-g");
     await createFlag("cr-h");
-    const { id: doomed } = await json(await api("/api/admin/segments", { method: "POST", body: { name: "cr-doomed", constraints: [] } }), 201);
+    const { id: doomed } = await json(
+      await api("/api/admin/segments", { method: "POST", body: { name: "cr-doomed", constraints: [] } }),
+      201,
+    );
     const id = await approvedRequest([
       { action: "addStrategy", feature: "cr-g", payload: { name: "default", constraints: [], parameters: {} } },
       { action: "updateEnabled", feature: "cr-g", payload: { enabled: true } },
@@ -395,15 +539,27 @@ describe("collaboration modes", () => {
   it("protected: only members submit change requests", async () => {
     await json(await api("/api/admin/projects", { method: "POST", body: { id: "guarded", name: "Guarded", mode: "protected" } }), 201);
     await createFlag("guarded-flag", "guarded");
-    await json(await api(`/api/admin/projects/guarded/environments/production/change-requests/config`, { method: "PUT", body: { changeRequestsEnabled: true } }), 204);
+    await json(
+      await api(`/api/admin/projects/guarded/environments/production/change-requests/config`, {
+        method: "PUT",
+        body: { changeRequestsEnabled: true },
+      }),
+      204,
+    );
     const change = { action: "updateEnabled", feature: "guarded-flag", payload: { enabled: true } };
     const refused = await json(await propose("dave", change, "production", "guarded"), 403);
     expect(refused.message).toBe("Project guarded is protected: only its members may submit change requests");
-    await json(await api("/api/admin/projects/guarded/access", { method: "POST", body: { roles: [5], users: [{ id: people.dave!.id }] } }), 200);
+    await json(
+      await api("/api/admin/projects/guarded/access", { method: "POST", body: { roles: [5], users: [{ id: people.dave!.id }] } }),
+      200,
+    );
     await json(await propose("dave", change, "production", "guarded"), 200);
     const access = await json(await api("/api/admin/projects/guarded/access"), 200);
     expect(access.users).toEqual([expect.objectContaining({ id: people.dave!.id, roles: [5] })]);
-    await json(await api("/api/admin/projects/guarded/access", { method: "POST", body: { roles: [99], users: [{ id: people.dave!.id }] } }), 400);
+    await json(
+      await api("/api/admin/projects/guarded/access", { method: "POST", body: { roles: [99], users: [{ id: people.dave!.id }] } }),
+      400,
+    );
   });
 
   it("private: non-members do not see the project or its flags", async () => {
@@ -416,7 +572,10 @@ describe("collaboration modes", () => {
     const features = await json(await api("/api/admin/features", as("dave")), 200);
     expect(features.features.map((f: { name: string }) => f.name)).not.toContain("secret-flag");
 
-    await json(await api("/api/admin/projects/secret/access", { method: "POST", body: { roles: [5], users: [{ id: people.dave!.id }] } }), 200);
+    await json(
+      await api("/api/admin/projects/secret/access", { method: "POST", body: { roles: [5], users: [{ id: people.dave!.id }] } }),
+      200,
+    );
     await json(await api("/api/admin/projects/secret", as("dave")), 200);
     const visible = await json(await api("/api/admin/features", as("dave")), 200);
     expect(visible.features.map((f: { name: string }) => f.name)).toContain("secret-flag");

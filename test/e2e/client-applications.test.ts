@@ -99,7 +99,17 @@ describe("client applications", () => {
     const frontend = { token: vexil.tokens.frontend };
     await vexil.expectStatus(
       "/api/frontend/client/register",
-      { ...frontend, method: "POST", body: { appName: "e2e-apps-web", instanceId: "tab-1", sdkVersion: "unleash-proxy-client:3.7.0", started: new Date().toISOString(), interval: 30000 } },
+      {
+        ...frontend,
+        method: "POST",
+        body: {
+          appName: "e2e-apps-web",
+          instanceId: "tab-1",
+          sdkVersion: "unleash-proxy-client:3.7.0",
+          started: new Date().toISOString(),
+          interval: 30000,
+        },
+      },
       200,
     );
     const first = await eventually(async () => {
@@ -107,13 +117,26 @@ describe("client applications", () => {
       expect(details.instances).toHaveLength(1);
       return details.instances[0]!;
     });
-    expect(first).toMatchObject({ instanceId: "tab-1", sdkType: "frontend", sdkVersion: "unleash-proxy-client:3.7.0", environment: "development" });
+    expect(first).toMatchObject({
+      instanceId: "tab-1",
+      sdkType: "frontend",
+      sdkVersion: "unleash-proxy-client:3.7.0",
+      environment: "development",
+    });
 
     await new Promise((resolve) => setTimeout(resolve, 10));
     const now = new Date().toISOString();
     await vexil.expectStatus(
       "/api/frontend/client/metrics",
-      { ...frontend, method: "POST", body: { appName: "e2e-apps-web", instanceId: "tab-1", bucket: { start: now, stop: now, toggles: { "apps-flag": { yes: 0, no: 2 } } } } },
+      {
+        ...frontend,
+        method: "POST",
+        body: {
+          appName: "e2e-apps-web",
+          instanceId: "tab-1",
+          bucket: { start: now, stop: now, toggles: { "apps-flag": { yes: 0, no: 2 } } },
+        },
+      },
       200,
     );
     const after = await eventually(async () => {
@@ -129,7 +152,12 @@ describe("client applications", () => {
     const client = { token: vexil.tokens.client, method: "POST" };
     await vexil.expectError("/api/client/register", { ...client, body: { instanceId: "no-app" } }, 400, "ValidationError");
     await vexil.expectError("/api/client/register", { ...client, body: { appName: "x", strategies: "default" } }, 400, "ValidationError");
-    await vexil.expectError("/api/frontend/client/register", { token: vexil.tokens.frontend, method: "POST", body: { appName: "" } }, 400, "ValidationError");
+    await vexil.expectError(
+      "/api/frontend/client/register",
+      { token: vexil.tokens.frontend, method: "POST", body: { appName: "" } },
+      400,
+      "ValidationError",
+    );
     await vexil.expectError("/api/client/register", { token: null, method: "POST", body: { appName: "x" } }, 401, "AuthenticationRequired");
   });
 
@@ -139,12 +167,22 @@ describe("client applications", () => {
       { method: "POST", body: { description: "The server", url: "https://apps.example", color: "blue", icon: "dns" } },
       202,
     );
-    expect(await application("e2e-apps-server")).toMatchObject({ description: "The server", url: "https://apps.example", color: "blue", icon: "dns" });
+    expect(await application("e2e-apps-server")).toMatchObject({
+      description: "The server",
+      url: "https://apps.example",
+      color: "blue",
+      icon: "dns",
+    });
 
     await vexil.expectStatus("/api/admin/metrics/applications/e2e-apps-manual", { method: "POST", body: { description: "by hand" } }, 202);
     expect(await application("e2e-apps-manual")).toMatchObject({ description: "by hand", instances: [], strategies: [] });
 
-    await vexil.expectError("/api/admin/metrics/applications/e2e-apps-manual", { method: "POST", body: { description: 5 } }, 400, "ValidationError");
+    await vexil.expectError(
+      "/api/admin/metrics/applications/e2e-apps-manual",
+      { method: "POST", body: { description: 5 } },
+      400,
+      "ValidationError",
+    );
     await vexil.expectError("/api/admin/metrics/applications/e2e-apps-manual", { method: "POST", body: [1] }, 400, "ValidationError");
     await vexil.expectError(
       "/api/admin/metrics/applications/e2e-apps-manual",
@@ -175,7 +213,12 @@ describe("client applications", () => {
 
     const viewer = await signIn("apps-viewer", "Viewer");
     await vexil.expectStatus(path, viewer, 200, applicationListSchema);
-    const refused = await vexil.expectError(`${path}/e2e-apps-web`, { ...viewer, method: "POST", body: { description: "no" } }, 403, "NoAccessError");
+    const refused = await vexil.expectError(
+      `${path}/e2e-apps-web`,
+      { ...viewer, method: "POST", body: { description: "no" } },
+      403,
+      "NoAccessError",
+    );
     expect(refused.message).toContain("UPDATE_APPLICATION");
     await vexil.expectError(`${path}/e2e-apps-web`, { ...viewer, method: "DELETE" }, 403, "NoAccessError");
 

@@ -33,8 +33,7 @@ describe.skipIf(!available)("npm run start:cluster", () => {
   let base: number;
   let output = "";
 
-  const strategies = () =>
-    fetch(`http://127.0.0.1:${base}/api/admin/strategies`, { headers: { authorization: admin } });
+  const strategies = () => fetch(`http://127.0.0.1:${base}/api/admin/strategies`, { headers: { authorization: admin } });
 
   beforeAll(async () => {
     base = await freeBasePort();
@@ -107,7 +106,11 @@ describe.skipIf(!available)("npm run start:cluster", () => {
     const adminReady = await fetch(`http://127.0.0.1:${base + 1}/ready`);
     expect(adminReady.status).toBe(200);
     // The admin process is the runner's child started from services/admin.
-    const pid = Number(execFileSync("pgrep", ["-P", String(runner.pid), "-f", "services/admin/src/main.ts"]).toString().trim());
+    const pid = Number(
+      execFileSync("pgrep", ["-P", String(runner.pid), "-f", "services/admin/src/main.ts"])
+        .toString()
+        .trim(),
+    );
     expect(pid).toBeGreaterThan(0);
     process.kill(pid, "SIGKILL");
 

@@ -167,11 +167,14 @@ describe.each(specFiles)("%s", (file) => {
   for (const { description, context, toggleName, expectedResult } of spec.variantTests ?? []) {
     const skip = unrepresentable(spec, file, toggleName, context, true);
     const frontendSkip = skip ?? frontendCompletes[description] ?? null;
-    it.skipIf(frontendSkip)(`getVariant via /api/frontend: ${description}${frontendSkip ? ` [skipped: ${frontendSkip}]` : ""}`, async () => {
-      // A flag missing from `toggles` is off for this context: the SDKs' disabled variant.
-      const toggle = (await frontendToggles(context)).find((t) => t.name === toggleName);
-      expect(pickVariant(toggle?.variant ?? disabledVariant)).toStrictEqual(expectedResult);
-    });
+    it.skipIf(frontendSkip)(
+      `getVariant via /api/frontend: ${description}${frontendSkip ? ` [skipped: ${frontendSkip}]` : ""}`,
+      async () => {
+        // A flag missing from `toggles` is off for this context: the SDKs' disabled variant.
+        const toggle = (await frontendToggles(context)).find((t) => t.name === toggleName);
+        expect(pickVariant(toggle?.variant ?? disabledVariant)).toStrictEqual(expectedResult);
+      },
+    );
     it.skipIf(skip)(`getVariant via unleash-client: ${description}${skip ? ` [skipped: ${skip}]` : ""}`, () => {
       expect(pickVariant(sdk.getVariant(toggleName, asSdkContext(context)))).toStrictEqual(expectedResult);
     });

@@ -37,7 +37,9 @@ describe.skipIf(!available)("the API documentation page in a real browser", () =
       expect(sections).toContain(tag);
     }
     await page.locator(".opblock-tag", { hasText: /^strategies/ }).click();
-    const operation = page.locator(".opblock-get", { has: page.locator(".opblock-summary-path", { hasText: /^\/api\/admin\/strategies$/ }) }).first();
+    const operation = page
+      .locator(".opblock-get", { has: page.locator(".opblock-summary-path", { hasText: /^\/api\/admin\/strategies$/ }) })
+      .first();
     await operation.waitFor({ timeout: 15_000 });
 
     // "Try it out" against the running server, authorised with the admin token.

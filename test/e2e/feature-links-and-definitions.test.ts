@@ -55,10 +55,14 @@ describe("custom strategy definitions", () => {
   });
 
   it("refuses to delete it while a flag uses it (409), then deletes it", async () => {
-    const strategy = (await call(`${flagPath("loner")}/environments/development/strategies`, {
-      method: "POST",
-      body: { name: "percentageOfTenants", parameters: { tenants: "a,b" } },
-    }, 200)) as { id: string };
+    const strategy = (await call(
+      `${flagPath("loner")}/environments/development/strategies`,
+      {
+        method: "POST",
+        body: { name: "percentageOfTenants", parameters: { tenants: "a,b" } },
+      },
+      200,
+    )) as { id: string };
     const before = await list();
     await expectError("/api/admin/strategies/percentageOfTenants", { method: "DELETE" }, 409, "NameExistsError");
     expect(await list()).toEqual(before);
@@ -70,13 +74,23 @@ describe("custom strategy definitions", () => {
   it("refuses changes to built-ins (400), duplicates (409), unknown names (404), bad input (400, 413, 415)", async () => {
     const before = await list();
     await expectError("/api/admin/strategies", { method: "POST", body: { name: "default", parameters: [] } }, 409, "NameExistsError");
-    await expectError("/api/admin/strategies/default", { method: "PUT", body: { name: "default", parameters: [] } }, 400, "ValidationError");
+    await expectError(
+      "/api/admin/strategies/default",
+      { method: "PUT", body: { name: "default", parameters: [] } },
+      400,
+      "ValidationError",
+    );
     await expectError("/api/admin/strategies/flexibleRollout/deprecate", { method: "POST" }, 400, "ValidationError");
     await expectError("/api/admin/strategies/default", { method: "DELETE" }, 400, "ValidationError");
     await expectError("/api/admin/strategies/nope/deprecate", { method: "POST" }, 404, "NotFoundError");
     await expectError("/api/admin/strategies/nope", { method: "PUT", body: { name: "nope", parameters: [] } }, 404, "NotFoundError");
     await expectError("/api/admin/strategies", { method: "POST", body: { name: "bad name", parameters: [] } }, 400, "ValidationError");
-    await expectError("/api/admin/strategies", { method: "POST", body: { name: "x", parameters: [{ name: "p", type: "date" }] } }, 400, "ValidationError");
+    await expectError(
+      "/api/admin/strategies",
+      { method: "POST", body: { name: "x", parameters: [{ name: "p", type: "date" }] } },
+      400,
+      "ValidationError",
+    );
     await expectError("/api/admin/strategies", { method: "POST", body: oversize({ name: "big" }) }, 413, "ContentTooLarge");
     await expectError("/api/admin/strategies", plainTextRequest("POST"), 415, "ContentTypeerror");
     await expectError("/api/admin/strategies", { method: "POST", token: null, body: definition }, 401, "AuthenticationRequired");
@@ -97,7 +111,12 @@ describe("context fields", () => {
   it("creates (201 + location), updates as a replacement, and deletes", async () => {
     const res = await vexil.api("/api/admin/context", {
       method: "POST",
-      body: { name: "tenant", description: "Customer", stickiness: true, legalValues: [{ value: "acme", description: "Acme" }, { value: "globex" }] },
+      body: {
+        name: "tenant",
+        description: "Customer",
+        stickiness: true,
+        legalValues: [{ value: "acme", description: "Acme" }, { value: "globex" }],
+      },
     });
     expect(res.status).toBe(201);
     expect(res.headers.get("location")).toBe("context/tenant");
@@ -107,7 +126,11 @@ describe("context fields", () => {
     await call("/api/admin/context/validate", { method: "POST", body: { name: "region" } }, 200);
     await expectError("/api/admin/context/validate", { method: "POST", body: { name: "tenant" } }, 409, "NameExistsError");
 
-    await call("/api/admin/context/tenant", { method: "PUT", body: { description: "Paying customer", legalValues: [{ value: "acme" }] } }, 200);
+    await call(
+      "/api/admin/context/tenant",
+      { method: "PUT", body: { description: "Paying customer", legalValues: [{ value: "acme" }] } },
+      200,
+    );
     expect(await call("/api/admin/context/tenant", {}, 200, contextFieldSchema)).toMatchObject({
       description: "Paying customer",
       stickiness: false,
@@ -122,16 +145,30 @@ describe("context fields", () => {
       400,
       "ValidationError",
     );
-    await call("/api/admin/segments", { method: "POST", body: { name: "acme-only", constraints: [{ contextName: "tenant", operator: "IN", values: ["acme"] }] } }, 201);
+    await call(
+      "/api/admin/segments",
+      { method: "POST", body: { name: "acme-only", constraints: [{ contextName: "tenant", operator: "IN", values: ["acme"] }] } },
+      201,
+    );
     const strategy = { name: "default", constraints: [{ contextName: "tenant", operator: "IN", values: ["initech"] }] };
-    await expectError(`${flagPath("loner")}/environments/development/strategies`, { method: "POST", body: strategy }, 400, "ValidationError");
+    await expectError(
+      `${flagPath("loner")}/environments/development/strategies`,
+      { method: "POST", body: strategy },
+      400,
+      "ValidationError",
+    );
   });
 
   it("refuses duplicates (409), unknown fields (404) and bad input (400, 401, 403, 413, 415), store unchanged", async () => {
     const before = await list();
     await expectError("/api/admin/context", { method: "POST", body: { name: "userId" } }, 409, "NameExistsError");
     await expectError("/api/admin/context", { method: "POST", body: { name: "a b" } }, 400, "ValidationError");
-    await expectError("/api/admin/context", { method: "POST", body: { name: "dup", legalValues: [{ value: "a" }, { value: "a" }] } }, 400, "ValidationError");
+    await expectError(
+      "/api/admin/context",
+      { method: "POST", body: { name: "dup", legalValues: [{ value: "a" }, { value: "a" }] } },
+      400,
+      "ValidationError",
+    );
     await expectError("/api/admin/context/tenant", { method: "PUT", body: { name: "renamed" } }, 400, "ValidationError");
     await expectError("/api/admin/context/nope", { method: "PUT", body: { description: "x" } }, 404, "NotFoundError");
     await expectError("/api/admin/context/nope", { method: "DELETE" }, 404, "NotFoundError");
@@ -159,7 +196,11 @@ describe("dependencies", () => {
   });
 
   it("drops variants when the parent must be disabled, and replaces the earlier parent", async () => {
-    await call(`${flagPath("second-child")}/dependencies`, { method: "POST", body: { feature: "parent", enabled: false, variants: ["blue"] } }, 200);
+    await call(
+      `${flagPath("second-child")}/dependencies`,
+      { method: "POST", body: { feature: "parent", enabled: false, variants: ["blue"] } },
+      200,
+    );
     expect((await feature("second-child")).dependencies).toEqual([{ feature: "parent", enabled: false, variants: [] }]);
   });
 
@@ -193,9 +234,24 @@ describe("dependencies", () => {
     expect(await validate(["parent"])).toEqual({ parentsWithChildFeatures: ["parent"], hasDeletedDependencies: true });
     expect(await validate(["parent", "child", "second-child"])).toEqual({ parentsWithChildFeatures: [], hasDeletedDependencies: true });
     expect(await validate(["loner"])).toEqual({ parentsWithChildFeatures: [], hasDeletedDependencies: false });
-    await expectError("/api/admin/projects/default/archive/validate", { method: "POST", body: { features: "parent" } }, 400, "ValidationError");
-    await expectError("/api/admin/projects/default/archive/validate", { method: "POST", token: null, body: { features: [] } }, 401, "AuthenticationRequired");
-    await expectError("/api/admin/projects/default/archive/validate", { method: "POST", token: vexil.tokens.client, body: { features: [] } }, 403, "NoAccessError");
+    await expectError(
+      "/api/admin/projects/default/archive/validate",
+      { method: "POST", body: { features: "parent" } },
+      400,
+      "ValidationError",
+    );
+    await expectError(
+      "/api/admin/projects/default/archive/validate",
+      { method: "POST", token: null, body: { features: [] } },
+      401,
+      "AuthenticationRequired",
+    );
+    await expectError(
+      "/api/admin/projects/default/archive/validate",
+      { method: "POST", token: vexil.tokens.client, body: { features: [] } },
+      403,
+      "NoAccessError",
+    );
     await expectError("/api/admin/projects/default/archive/validate", plainTextRequest("POST"), 415, "ContentTypeerror");
     await expectError("/api/admin/projects/nope/archive/validate", { method: "POST", body: { features: [] } }, 404, "NotFoundError");
   });

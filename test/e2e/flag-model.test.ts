@@ -53,14 +53,24 @@ describe("environments", () => {
   });
 
   it("creates, updates, disables, enables and sorts environments", async () => {
-    const created = await call("/api/admin/environments", { method: "POST", body: { name: "staging", type: "test", sortOrder: 5 } }, 201, environmentSchema);
+    const created = await call(
+      "/api/admin/environments",
+      { method: "POST", body: { name: "staging", type: "test", sortOrder: 5 } },
+      201,
+      environmentSchema,
+    );
     expect(created).toEqual({ name: "staging", type: "test", enabled: true, protected: false, sortOrder: 5 });
     await expectError("/api/admin/environments", { method: "POST", body: { name: "staging", type: "test" } }, 409, "NameExistsError");
     await expectError("/api/admin/environments", { method: "POST", body: { name: "bad name", type: "test" } }, 400, "ValidationError");
     await expectError("/api/admin/environments", { method: "POST", body: { type: "test" } }, 400, "ValidationError");
     await expectGuarded("/api/admin/environments", { method: "POST", body: { name: "x", type: "y" } });
 
-    const updated = await call("/api/admin/environments/update/staging", { method: "PUT", body: { type: "staging" } }, 200, environmentSchema);
+    const updated = await call(
+      "/api/admin/environments/update/staging",
+      { method: "PUT", body: { type: "staging" } },
+      200,
+      environmentSchema,
+    );
     expect(updated.type).toBe("staging");
     await expectError("/api/admin/environments/update/nope", { method: "PUT", body: { type: "x" } }, 404, "NotFoundError");
 
@@ -116,12 +126,22 @@ describe("projects", () => {
       "ValidationError",
     );
     expect(badExample.message).toContain("does not match");
-    await expectError("/api/admin/projects", { method: "POST", body: { id: "p3", name: "P3", featureNaming: { pattern: "(" } } }, 400, "ValidationError");
+    await expectError(
+      "/api/admin/projects",
+      { method: "POST", body: { id: "p3", name: "P3", featureNaming: { pattern: "(" } } },
+      400,
+      "ValidationError",
+    );
     await expectError("/api/admin/projects", { method: "POST", body: { id: "p4", name: "P4", mode: "secret" } }, 400, "ValidationError");
     await expectGuarded("/api/admin/projects", { method: "POST", body: { id: "p5", name: "P5" } });
     expect((await get("/api/admin/projects", projectListSchema)).projects.map((p) => p.id)).toEqual(["default", "shop"]);
 
-    const updated = await call("/api/admin/projects/shop", { method: "PUT", body: { name: "Shop 2", featureLimit: null } }, 200, projectSchema);
+    const updated = await call(
+      "/api/admin/projects/shop",
+      { method: "PUT", body: { name: "Shop 2", featureLimit: null } },
+      200,
+      projectSchema,
+    );
     expect(updated).toMatchObject({ name: "Shop 2", featureLimit: null, mode: "protected" });
     expect(updated.updatedAt).not.toBeNull();
     await expectError("/api/admin/projects/ghost", { method: "PUT", body: { name: "x" } }, 404, "NotFoundError");
@@ -129,10 +149,20 @@ describe("projects", () => {
 
   it("enforces the naming pattern and the feature limit on flag creation", async () => {
     await call("/api/admin/projects/shop", { method: "PUT", body: { name: "Shop", featureLimit: 1 } }, 200);
-    const mismatch = await expectError("/api/admin/projects/shop/features", { method: "POST", body: { name: "cart" } }, 400, "ValidationError");
+    const mismatch = await expectError(
+      "/api/admin/projects/shop/features",
+      { method: "POST", body: { name: "cart" } },
+      400,
+      "ValidationError",
+    );
     expect(mismatch.message).toContain('naming pattern: "shop-[a-z-]+"');
     await createFlag("shop-cart", {}, "shop");
-    const limit = await expectError("/api/admin/projects/shop/features", { method: "POST", body: { name: "shop-more" } }, 409, "NameExistsError");
+    const limit = await expectError(
+      "/api/admin/projects/shop/features",
+      { method: "POST", body: { name: "shop-more" } },
+      409,
+      "NameExistsError",
+    );
     expect(limit.message).toContain("maximum number of feature flags");
     expect((await get("/api/admin/projects/shop/features", featureListSchema)).features.map((f) => f.name)).toEqual(["shop-cart"]);
   });
@@ -150,7 +180,12 @@ describe("projects", () => {
   it("adds and removes project environments and keeps a default strategy", async () => {
     await call("/api/admin/projects", { method: "POST", body: { id: "envs", name: "Envs", environments: ["development"] } }, 201);
     await call("/api/admin/projects/envs/environments", { method: "POST", body: { environment: "staging" } }, 200);
-    await expectError("/api/admin/projects/envs/environments", { method: "POST", body: { environment: "staging" } }, 409, "NameExistsError");
+    await expectError(
+      "/api/admin/projects/envs/environments",
+      { method: "POST", body: { environment: "staging" } },
+      409,
+      "NameExistsError",
+    );
     await expectError("/api/admin/projects/envs/environments", { method: "POST", body: { environment: "ghost" } }, 404, "NotFoundError");
     const fallback = await get("/api/admin/projects/envs/environments/staging/default-strategy", strategyFieldsSchema);
     expect(fallback).toMatchObject({ name: "flexibleRollout", parameters: { rollout: "100", stickiness: "default" } });
@@ -180,13 +215,24 @@ describe("projects", () => {
     await call("/api/admin/features/health-stale/stale/on", { method: "POST" }, 200);
     await call(`${features}/health-fresh/environments/production/on`, { method: "POST" }, 200);
     const report = await get("/api/admin/projects/default/health-report", healthReportSchema);
-    expect(report).toMatchObject({ version: 1, name: "Default", mode: "open", defaultStickiness: "default", members: 0, featureLimit: null });
+    expect(report).toMatchObject({
+      version: 1,
+      name: "Default",
+      mode: "open",
+      defaultStickiness: "default",
+      members: 0,
+      featureLimit: null,
+    });
     expect(report.staleCount).toBe(1);
     expect(report.potentiallyStaleCount).toBe(0);
     expect(report.activeCount).toBe(report.features.length - 1);
     expect(report.health).toBe(Math.round(((report.features.length - 1) / report.features.length) * 100));
     expect(report.environments.map((e) => e.environment)).toEqual(["development", "production"]);
-    expect(report.stats).toMatchObject({ createdCurrentWindow: report.features.length, archivedCurrentWindow: 0, avgTimeToProdCurrentWindow: 0 });
+    expect(report.stats).toMatchObject({
+      createdCurrentWindow: report.features.length,
+      archivedCurrentWindow: 0,
+      avgTimeToProdCurrentWindow: 0,
+    });
     expect(report.stats?.projectActivityCurrentWindow).toBeGreaterThan(3);
     const overview = await get("/api/admin/projects/default", projectOverviewSchema);
     expect(overview).not.toHaveProperty("staleCount");
@@ -270,15 +316,26 @@ describe("features", () => {
     expect(patched).toMatchObject({ description: "patched", impressionData: false, stale: true });
     const before = await get(`${features}/checkout`, featureSchema);
     for (const bad of [
-      [{ op: "replace", path: "/description", value: "x" }, { op: "replace", path: "/name", value: "renamed" }],
-      [{ op: "replace", path: "/description", value: "x" }, { op: "replace", path: "/type", value: "bogus" }],
+      [
+        { op: "replace", path: "/description", value: "x" },
+        { op: "replace", path: "/name", value: "renamed" },
+      ],
+      [
+        { op: "replace", path: "/description", value: "x" },
+        { op: "replace", path: "/type", value: "bogus" },
+      ],
       [{ op: "test", path: "/description", value: "x" }],
       [{ op: "replace", path: "/description" }],
       { op: "replace", path: "/description", value: "x" },
     ]) {
       await expectError(`${features}/checkout`, { method: "PATCH", body: bad }, 400, "ValidationError");
     }
-    await expectError(`${features}/checkout`, { method: "PATCH", body: "[]", headers: { "content-type": "text/plain" } }, 415, "ContentTypeerror");
+    await expectError(
+      `${features}/checkout`,
+      { method: "PATCH", body: "[]", headers: { "content-type": "text/plain" } },
+      415,
+      "ContentTypeerror",
+    );
     await expectError(`${features}/ghost`, { method: "PATCH", body: [] }, 404, "NotFoundError");
     await expectGuarded(`${features}/checkout`, { method: "PATCH", body: [] });
     expect(await get(`${features}/checkout`, featureSchema)).toEqual(before);
@@ -327,7 +384,11 @@ describe("features", () => {
       expect.objectContaining({ id: strategy.id, disabled: false }),
     ]);
     await call(`${features}/dormant/environments/production/off`, { method: "POST" }, 200);
-    await call(`${features}/dormant/environments/production/strategies/${strategy.id}`, { method: "PUT", body: { ...strategyBody, disabled: true } }, 200);
+    await call(
+      `${features}/dormant/environments/production/strategies/${strategy.id}`,
+      { method: "PUT", body: { ...strategyBody, disabled: true } },
+      200,
+    );
     const withDefault = await call(`${features}/dormant/environments/production/on`, { method: "POST" }, 200, featureSchema);
     const strategies = withDefault.environments?.find((e) => e.name === "production")?.strategies ?? [];
     expect(strategies.map((s) => [s.name, s.disabled])).toEqual([
@@ -350,7 +411,11 @@ describe("features", () => {
     const archived = (await get("/api/admin/archive/features/default", featureListSchema)).features.find((f) => f.name === "short-lived");
     expect(archived).toMatchObject({ archived: true, archivedAt: expect.any(String), lifecycle: { stage: "archived" } });
     await call("/api/admin/archive/revive/short-lived", { method: "POST" }, 200);
-    expect(await get(`${features}/short-lived`, featureSchema)).toMatchObject({ archived: false, archivedAt: null, lifecycle: { stage: "initial" } });
+    expect(await get(`${features}/short-lived`, featureSchema)).toMatchObject({
+      archived: false,
+      archivedAt: null,
+      lifecycle: { stage: "initial" },
+    });
     await expectError("/api/admin/archive/short-lived", { method: "DELETE" }, 404, "NotFoundError");
     await call(`${features}/short-lived`, { method: "DELETE" }, 202);
     await call("/api/admin/archive/short-lived", { method: "DELETE" }, 200);
@@ -362,12 +427,22 @@ describe("features", () => {
   it("archives, revives and deletes in bulk, all or nothing", async () => {
     await createFlag("bulk-a");
     await createFlag("bulk-b");
-    await expectError("/api/admin/projects/default/archive", { method: "POST", body: { features: ["bulk-a", "ghost"] } }, 404, "NotFoundError");
+    await expectError(
+      "/api/admin/projects/default/archive",
+      { method: "POST", body: { features: ["bulk-a", "ghost"] } },
+      404,
+      "NotFoundError",
+    );
     expect((await get(`${features}/bulk-a`, featureSchema)).archived).toBe(false);
     await expectError("/api/admin/projects/default/archive", { method: "POST", body: { features: [] } }, 400, "ValidationError");
     await call("/api/admin/projects/default/archive", { method: "POST", body: { features: ["bulk-a", "bulk-b"] } }, 202);
     await call("/api/admin/projects/default/revive", { method: "POST", body: { features: ["bulk-a"] } }, 200);
-    await expectError("/api/admin/projects/default/delete", { method: "POST", body: { features: ["bulk-a", "bulk-b"] } }, 404, "NotFoundError");
+    await expectError(
+      "/api/admin/projects/default/delete",
+      { method: "POST", body: { features: ["bulk-a", "bulk-b"] } },
+      404,
+      "NotFoundError",
+    );
     await call("/api/admin/projects/default/delete", { method: "POST", body: { features: ["bulk-b"] } }, 200);
     expect((await get("/api/admin/archive/features", featureListSchema)).features.map((f) => f.name)).not.toContain("bulk-b");
     await call("/api/admin/projects/default/stale", { method: "POST", body: { features: ["bulk-a"], stale: true } }, 202);
@@ -383,14 +458,23 @@ describe("features", () => {
   });
 
   it("clones a flag (endpoint 12), replacing group ids when asked", async () => {
-    await call(`${features}/rollout/environments/development/variants`, { method: "PUT", body: [{ name: "v", weight: 0, weightType: "variable", stickiness: "default" }] }, 200);
+    await call(
+      `${features}/rollout/environments/development/variants`,
+      { method: "PUT", body: [{ name: "v", weight: 0, weightType: "variable", stickiness: "default" }] },
+      200,
+    );
     const copy = await call(`${features}/rollout/clone`, { method: "POST", body: { name: "rollout-copy" } }, 201, featureSchema);
     const dev = copy.environments?.find((e) => e.name === "development");
     expect(dev).toMatchObject({ enabled: false, variantCount: 1 });
     expect(dev?.strategies?.[0]?.parameters?.groupId).toBe("rollout-copy");
     const original = (await get(`${features}/rollout`, featureSchema)).environments?.find((e) => e.name === "development");
     expect(dev?.strategies?.[0]?.id).not.toBe(original?.strategies?.[0]?.id);
-    const keep = await call(`${features}/rollout/clone`, { method: "POST", body: { name: "rollout-keep", replaceGroupId: false } }, 201, featureSchema);
+    const keep = await call(
+      `${features}/rollout/clone`,
+      { method: "POST", body: { name: "rollout-keep", replaceGroupId: false } },
+      201,
+      featureSchema,
+    );
     expect(keep.environments?.find((e) => e.name === "development")?.strategies?.[0]?.parameters?.groupId).toBe("rollout");
     await expectError(`${features}/rollout/clone`, { method: "POST", body: { name: "checkout" } }, 409, "NameExistsError");
     await expectError(`${features}/rollout/clone`, { method: "POST", body: {} }, 400, "ValidationError");
@@ -428,10 +512,25 @@ describe("strategies", () => {
 
     const updated = await call(`${path}/${a.id}`, { method: "PUT", body: { ...strategyBody, title: "renamed" } }, 200, savedStrategySchema);
     expect(updated.title).toBe("renamed");
-    const patched = await call(`${path}/${a.id}`, { method: "PATCH", body: [{ op: "replace", path: "/disabled", value: true }] }, 200, savedStrategySchema);
+    const patched = await call(
+      `${path}/${a.id}`,
+      { method: "PATCH", body: [{ op: "replace", path: "/disabled", value: true }] },
+      200,
+      savedStrategySchema,
+    );
     expect(patched).toMatchObject({ disabled: true, title: "renamed" });
 
-    await call(`${path}/set-sort-order`, { method: "POST", body: [{ id: a.id, sortOrder: 5 }, { id: b.id, sortOrder: 1 }] }, 200);
+    await call(
+      `${path}/set-sort-order`,
+      {
+        method: "POST",
+        body: [
+          { id: a.id, sortOrder: 5 },
+          { id: b.id, sortOrder: 1 },
+        ],
+      },
+      200,
+    );
     expect((await get(path, z.array(savedStrategySchema))).map((s) => s.id)).toEqual([b.id, a.id]);
     await expectError(`${path}/set-sort-order`, { method: "POST", body: [{ id: "nope", sortOrder: 1 }] }, 404, "NotFoundError");
 
@@ -448,9 +547,24 @@ describe("strategies", () => {
     ["IN without values", { name: "default", constraints: [{ contextName: "userId", operator: "IN", values: [] }] }],
     ["an unknown operator", { name: "default", constraints: [{ contextName: "userId", operator: "LIKE", values: ["a"] }] }],
     ["an unknown segment", { name: "default", segments: [424242] }],
-    ["variants without a variable one", { name: "default", variants: [{ name: "a", weight: 500, weightType: "fix", stickiness: "default" }] }],
-    ["fix variants summing to 1000", { name: "default", variants: [{ name: "a", weight: 1000, weightType: "fix", stickiness: "default" }, { name: "b", weight: 0, weightType: "variable", stickiness: "default" }] }],
-    ["a variant weight over 1000", { name: "default", variants: [{ name: "a", weight: 1001, weightType: "variable", stickiness: "default" }] }],
+    [
+      "variants without a variable one",
+      { name: "default", variants: [{ name: "a", weight: 500, weightType: "fix", stickiness: "default" }] },
+    ],
+    [
+      "fix variants summing to 1000",
+      {
+        name: "default",
+        variants: [
+          { name: "a", weight: 1000, weightType: "fix", stickiness: "default" },
+          { name: "b", weight: 0, weightType: "variable", stickiness: "default" },
+        ],
+      },
+    ],
+    [
+      "a variant weight over 1000",
+      { name: "default", variants: [{ name: "a", weight: 1001, weightType: "variable", stickiness: "default" }] },
+    ],
   ])("refuses %s with 400 and stores nothing", async (_case, body) => {
     const before = await get(path);
     await expectError(path, { method: "POST", body }, 400, "ValidationError");
@@ -459,7 +573,12 @@ describe("strategies", () => {
 
   it("answers 401, 403, 404 and 415 on strategy paths", async () => {
     await expectGuarded(path, { method: "POST", body: strategyBody });
-    await expectError(`${features}/ghost/environments/development/strategies`, { method: "POST", body: strategyBody }, 404, "NotFoundError");
+    await expectError(
+      `${features}/ghost/environments/development/strategies`,
+      { method: "POST", body: strategyBody },
+      404,
+      "NotFoundError",
+    );
     await expectError(`${features}/strat/environments/ghost/strategies`, {}, 404, "NotFoundError");
     await expectError(path, { method: "POST", body: "x", headers: { "content-type": "text/plain" } }, 415, "ContentTypeerror");
   });
@@ -493,7 +612,12 @@ describe("variants", () => {
       ["green", 300, "variable"],
     ]);
     expect(body.variants.find((v) => v.name === "green")?.overrides).toEqual([{ contextName: "userId", values: ["u1"] }]);
-    const odd = await call(path, { method: "PUT", body: [variable("c"), variable("a"), variable("b")] }, 200, featureVariantsResponseSchema);
+    const odd = await call(
+      path,
+      { method: "PUT", body: [variable("c"), variable("a"), variable("b")] },
+      200,
+      featureVariantsResponseSchema,
+    );
     expect(odd.variants.map((v) => [v.name, v.weight])).toEqual([
       ["c", 334],
       ["a", 333],
@@ -506,8 +630,20 @@ describe("variants", () => {
 
   it.each([
     ["no variable variant", [{ name: "a", weight: 100, weightType: "fix", stickiness: "default" }]],
-    ["fix weights reaching 1000", [{ name: "a", weight: 1000, weightType: "fix" }, { name: "b", weight: 0, weightType: "variable" }]],
-    ["duplicate names", [{ name: "a", weight: 0, weightType: "variable" }, { name: "a", weight: 0, weightType: "variable" }]],
+    [
+      "fix weights reaching 1000",
+      [
+        { name: "a", weight: 1000, weightType: "fix" },
+        { name: "b", weight: 0, weightType: "variable" },
+      ],
+    ],
+    [
+      "duplicate names",
+      [
+        { name: "a", weight: 0, weightType: "variable" },
+        { name: "a", weight: 0, weightType: "variable" },
+      ],
+    ],
     ["a weight over 1000", [{ name: "a", weight: 1200, weightType: "variable" }]],
     ["not a list", { name: "a" }],
   ])("refuses %s with 400, leaving the variants unchanged", async (_case, body) => {
@@ -539,7 +675,13 @@ describe("variants", () => {
     await expectError(path, { method: "PATCH", body: [{ op: "remove", path: "/9" }] }, 400, "ValidationError");
     const batch = await call(
       `${features}/colors/variants-batch`,
-      { method: "PUT", body: { variants: [{ name: "x", weight: 0, weightType: "variable", stickiness: "default" }], environments: ["development", "production"] } },
+      {
+        method: "PUT",
+        body: {
+          variants: [{ name: "x", weight: 0, weightType: "variable", stickiness: "default" }],
+          environments: ["development", "production"],
+        },
+      },
       200,
       featureVariantsResponseSchema,
     );

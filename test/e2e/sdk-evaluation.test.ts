@@ -71,7 +71,9 @@ beforeAll(async () => {
     name: "flexibleRollout",
     parameters: { rollout: "100", stickiness: "default", groupId: "sdk-vip" },
     segments: [vips],
-    variants: [{ name: "gold", weight: 1000, weightType: "variable", stickiness: "default", payload: { type: "json", value: '{"tier":1}' } }],
+    variants: [
+      { name: "gold", weight: 1000, weightType: "variable", stickiness: "default", payload: { type: "json", value: '{"tier":1}' } },
+    ],
   });
   await admin.setEnabled("sdk-vip", "development", true);
 
@@ -83,7 +85,13 @@ beforeAll(async () => {
   });
   await admin.setVariants("sdk-split", "development", [
     { name: "red", weight: 300, weightType: "fix", stickiness: "userId" },
-    { name: "blue", weight: 700, weightType: "variable", stickiness: "userId", overrides: [{ contextName: "userId", values: ["always-blue"] }] },
+    {
+      name: "blue",
+      weight: 700,
+      weightType: "variable",
+      stickiness: "userId",
+      overrides: [{ contextName: "userId", values: ["always-blue"] }],
+    },
   ]);
   await admin.setEnabled("sdk-split", "development", true);
 
@@ -91,7 +99,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const sdk of started) ("destroy" in sdk ? sdk.destroy() : sdk.stop());
+  for (const sdk of started) "destroy" in sdk ? sdk.destroy() : sdk.stop();
   await vexil?.stop();
 });
 
@@ -146,7 +154,11 @@ describe("metrics from SDKs", () => {
     const res = await vexil.api("/api/client/metrics", {
       method: "POST",
       token: vexil.tokens.client,
-      body: { appName: "e2e-metrics", instanceId: "i1", bucket: { start: now, stop: now, toggles: { "sdk-vip": { yes: 3, no: 1, variants: {} } } } },
+      body: {
+        appName: "e2e-metrics",
+        instanceId: "i1",
+        bucket: { start: now, stop: now, toggles: { "sdk-vip": { yes: 3, no: 1, variants: {} } } },
+      },
     });
     expect(res.status).toBe(202);
     let environments: Array<{ name: string; lastSeenAt: string | null }> = [];

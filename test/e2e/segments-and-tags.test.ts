@@ -72,7 +72,12 @@ describe("segments", () => {
   });
 
   it("lists a project's segments: global ones and its own", async () => {
-    const own = await call("/api/admin/segments", { method: "POST", body: { name: "shop-vip", project: "shop", constraints: [] } }, 201, segmentSchema);
+    const own = await call(
+      "/api/admin/segments",
+      { method: "POST", body: { name: "shop-vip", project: "shop", constraints: [] } },
+      201,
+      segmentSchema,
+    );
     const shop = await call("/api/admin/projects/shop/segments", {}, 200, segmentListSchema);
     expect(shop.segments.map((s) => s.name)).toEqual(expect.arrayContaining(["beta", "shop-vip"]));
     const fallback = await call("/api/admin/projects/default/segments", {}, 200, segmentListSchema);
@@ -91,14 +96,25 @@ describe("segments", () => {
     expect(segment).toMatchObject({ usedInFeatures: 1, usedInProjects: 1 });
     const uses = await call(`/api/admin/segments/${betaId}/strategies`, {}, 200, segmentStrategiesSchema);
     expect(uses.strategies).toEqual([
-      { id: (strategy as { id: string }).id, projectId: "default", featureName: "checkout", strategyName: "default", environment: "development" },
+      {
+        id: (strategy as { id: string }).id,
+        projectId: "default",
+        featureName: "checkout",
+        strategyName: "default",
+        environment: "development",
+      },
     ]);
     const before = await listSegments();
     const refused = await expectError(`/api/admin/segments/${betaId}`, { method: "DELETE" }, 409, "NameExistsError");
     expect(refused.message).toContain("checkout");
     expect(await listSegments()).toEqual(before);
     // Moving it into another project than the flag using it is refused as well.
-    await expectError(`/api/admin/segments/${betaId}`, { method: "PUT", body: { name: "beta", project: "shop", constraints: [] } }, 400, "ValidationError");
+    await expectError(
+      `/api/admin/segments/${betaId}`,
+      { method: "PUT", body: { name: "beta", project: "shop", constraints: [] } },
+      400,
+      "ValidationError",
+    );
   });
 
   it("deletes an unused segment (204), then 404s", async () => {
@@ -111,11 +127,31 @@ describe("segments", () => {
 
   describe("refuses bad requests and leaves the store unchanged", () => {
     it.each<[string, unknown, string]>([
-      ["a NUM constraint without a number", { name: "n1", constraints: [{ contextName: "age", operator: "NUM_GT", value: "old" }] }, "body.constraints.0.value"],
-      ["a DATE constraint without an ISO date", { name: "n2", constraints: [{ contextName: "currentTime", operator: "DATE_AFTER", value: "soon" }] }, "body.constraints.0.value"],
-      ["a SEMVER constraint without a version", { name: "n3", constraints: [{ contextName: "v", operator: "SEMVER_EQ", value: "1.x" }] }, "body.constraints.0.value"],
-      ["IN without values", { name: "n4", constraints: [constraint, { contextName: "userId", operator: "IN", values: [] }] }, "body.constraints.1.values"],
-      ["an unknown operator", { name: "n5", constraints: [{ contextName: "userId", operator: "LIKE", values: ["a"] }] }, "body.constraints.0.operator"],
+      [
+        "a NUM constraint without a number",
+        { name: "n1", constraints: [{ contextName: "age", operator: "NUM_GT", value: "old" }] },
+        "body.constraints.0.value",
+      ],
+      [
+        "a DATE constraint without an ISO date",
+        { name: "n2", constraints: [{ contextName: "currentTime", operator: "DATE_AFTER", value: "soon" }] },
+        "body.constraints.0.value",
+      ],
+      [
+        "a SEMVER constraint without a version",
+        { name: "n3", constraints: [{ contextName: "v", operator: "SEMVER_EQ", value: "1.x" }] },
+        "body.constraints.0.value",
+      ],
+      [
+        "IN without values",
+        { name: "n4", constraints: [constraint, { contextName: "userId", operator: "IN", values: [] }] },
+        "body.constraints.1.values",
+      ],
+      [
+        "an unknown operator",
+        { name: "n5", constraints: [{ contextName: "userId", operator: "LIKE", values: ["a"] }] },
+        "body.constraints.0.operator",
+      ],
       ["a missing name", { constraints: [] }, "body.name"],
       ["an unknown project", { name: "n6", project: "nope", constraints: [] }, "body.project"],
       [
@@ -136,23 +172,58 @@ describe("segments", () => {
       await expectError("/api/admin/segments/validate", { method: "POST", body: { name: "beta" } }, 409, "NameExistsError");
       await call("/api/admin/segments/validate", { method: "POST", body: { name: "free-name" } }, 204);
       const staff = before.segments.find((s) => s.name === "staff");
-      await expectError(`/api/admin/segments/${staff?.id}`, { method: "PUT", body: { name: "beta", constraints: [] } }, 409, "NameExistsError");
+      await expectError(
+        `/api/admin/segments/${staff?.id}`,
+        { method: "PUT", body: { name: "beta", constraints: [] } },
+        409,
+        "NameExistsError",
+      );
       expect(await listSegments()).toEqual(before);
     });
 
     it("401 without a token, 403 with a client token, 400 for a non-integer id", async () => {
-      await expectError("/api/admin/segments", { method: "POST", token: null, body: { name: "x", constraints: [] } }, 401, "AuthenticationRequired");
-      await expectError("/api/admin/segments", { method: "POST", token: vexil.tokens.client, body: { name: "x", constraints: [] } }, 403, "NoAccessError");
-      await expectError(`/api/admin/segments/${betaId}`, { method: "PUT", token: null, body: { name: "x", constraints: [] } }, 401, "AuthenticationRequired");
-      await expectError(`/api/admin/segments/${betaId}`, { method: "PUT", token: vexil.tokens.client, body: { name: "x", constraints: [] } }, 403, "NoAccessError");
+      await expectError(
+        "/api/admin/segments",
+        { method: "POST", token: null, body: { name: "x", constraints: [] } },
+        401,
+        "AuthenticationRequired",
+      );
+      await expectError(
+        "/api/admin/segments",
+        { method: "POST", token: vexil.tokens.client, body: { name: "x", constraints: [] } },
+        403,
+        "NoAccessError",
+      );
+      await expectError(
+        `/api/admin/segments/${betaId}`,
+        { method: "PUT", token: null, body: { name: "x", constraints: [] } },
+        401,
+        "AuthenticationRequired",
+      );
+      await expectError(
+        `/api/admin/segments/${betaId}`,
+        { method: "PUT", token: vexil.tokens.client, body: { name: "x", constraints: [] } },
+        403,
+        "NoAccessError",
+      );
       await expectError("/api/admin/segments/abc", {}, 400, "ValidationError");
     });
 
     it("413 over 100 kB and 415 for text/plain, on create and update", async () => {
       const before = await listSegments();
-      await expectError("/api/admin/segments", { method: "POST", body: oversize({ name: "big", constraints: [] }) }, 413, "ContentTooLarge");
+      await expectError(
+        "/api/admin/segments",
+        { method: "POST", body: oversize({ name: "big", constraints: [] }) },
+        413,
+        "ContentTooLarge",
+      );
       await expectError("/api/admin/segments", plainTextRequest("POST"), 415, "ContentTypeerror");
-      await expectError(`/api/admin/segments/${betaId}`, { method: "PUT", body: oversize({ name: "big", constraints: [] }) }, 413, "ContentTooLarge");
+      await expectError(
+        `/api/admin/segments/${betaId}`,
+        { method: "PUT", body: oversize({ name: "big", constraints: [] }) },
+        413,
+        "ContentTooLarge",
+      );
       await expectError(`/api/admin/segments/${betaId}`, plainTextRequest("PUT"), 415, "ContentTypeerror");
       expect(await listSegments()).toEqual(before);
     });
@@ -179,15 +250,24 @@ describe("tag types", () => {
   });
 
   it("creates (201 + location), validates, updates and deletes a type", async () => {
-    const res = await vexil.api("/api/admin/tag-types", { method: "POST", body: { name: "team", description: "Owning team", icon: "group" } });
+    const res = await vexil.api("/api/admin/tag-types", {
+      method: "POST",
+      body: { name: "team", description: "Owning team", icon: "group" },
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get("location")).toBe("tag-types/team");
     expect(tagTypeSchema.parse(await res.json())).toEqual({ name: "team", description: "Owning team", icon: "group", color: null });
     await expectError("/api/admin/tag-types", { method: "POST", body: { name: "team" } }, 409, "NameExistsError");
     await expectError("/api/admin/tag-types/validate", { method: "POST", body: { name: "team" } }, 409, "NameExistsError");
-    expect(await call("/api/admin/tag-types/validate", { method: "POST", body: { name: "area" } }, 200)).toEqual({ valid: true, tagType: { name: "area" } });
+    expect(await call("/api/admin/tag-types/validate", { method: "POST", body: { name: "area" } }, 200)).toEqual({
+      valid: true,
+      tagType: { name: "area" },
+    });
     await call("/api/admin/tag-types/team", { method: "PUT", body: { description: "Team that owns it" } }, 200);
-    expect((await call("/api/admin/tag-types/team", {}, 200, tagTypeResponseSchema)).tagType).toMatchObject({ description: "Team that owns it", icon: "group" });
+    expect((await call("/api/admin/tag-types/team", {}, 200, tagTypeResponseSchema)).tagType).toMatchObject({
+      description: "Team that owns it",
+      icon: "group",
+    });
     await call("/api/admin/tags", { method: "POST", body: { type: "team", value: "payments" } }, 201);
     await call("/api/admin/tag-types/team", { method: "DELETE" }, 200);
     await expectError("/api/admin/tag-types/team", {}, 404, "NotFoundError");
@@ -217,7 +297,9 @@ describe("tags (endpoint 18)", () => {
   });
 
   it("takes the simple type when none is given", async () => {
-    expect((await call("/api/admin/tags", { method: "POST", body: { value: "untyped" } }, 201, createTagResponseSchema)).tag.type).toBe("simple");
+    expect((await call("/api/admin/tags", { method: "POST", body: { value: "untyped" } }, 201, createTagResponseSchema)).tag.type).toBe(
+      "simple",
+    );
   });
 
   it.each([
@@ -236,7 +318,12 @@ describe("tags (endpoint 18)", () => {
     const before = await listTags();
     await expectError("/api/admin/tags", { method: "POST", body: { value: " release-1", type: "simple" } }, 409, "NameExistsError");
     await expectError("/api/admin/tags", { method: "POST", token: null, body: { value: "new-tag" } }, 401, "AuthenticationRequired");
-    await expectError("/api/admin/tags", { method: "POST", token: vexil.tokens.frontend, body: { value: "new-tag" } }, 403, "NoAccessError");
+    await expectError(
+      "/api/admin/tags",
+      { method: "POST", token: vexil.tokens.frontend, body: { value: "new-tag" } },
+      403,
+      "NoAccessError",
+    );
     await expectError("/api/admin/tags", { method: "POST", body: oversize({ value: "new-tag" }) }, 413, "ContentTooLarge");
     await expectError("/api/admin/tags", plainTextRequest("POST"), 415, "ContentTypeerror");
     expect(await listTags()).toEqual(before);
@@ -253,7 +340,9 @@ describe("feature tags", () => {
   const featureTags = () => call("/api/admin/features/checkout/tags", {}, 200, tagListSchema);
 
   it("adds (creating the tag), lists, bulk-updates and removes", async () => {
-    expect(tagSchema.parse(await call("/api/admin/features/checkout/tags", { method: "POST", body: { type: "simple", value: "web" } }, 201))).toEqual({
+    expect(
+      tagSchema.parse(await call("/api/admin/features/checkout/tags", { method: "POST", body: { type: "simple", value: "web" } }, 201)),
+    ).toEqual({
       type: "simple",
       value: "web",
     });
@@ -281,10 +370,23 @@ describe("feature tags", () => {
     await expectError("/api/admin/features/nope/tags", {}, 404, "NotFoundError");
     await expectError("/api/admin/features/nope/tags", { method: "POST", body: { type: "simple", value: "web" } }, 404, "NotFoundError");
     const before = await featureTags();
-    await expectError("/api/admin/features/checkout/tags", { method: "POST", body: { type: "ghost", value: "web" } }, 400, "ValidationError");
     await expectError(
       "/api/admin/features/checkout/tags",
-      { method: "PUT", body: { addedTags: [{ type: "simple", value: "ok-one" }, { type: "ghost", value: "web" }] } },
+      { method: "POST", body: { type: "ghost", value: "web" } },
+      400,
+      "ValidationError",
+    );
+    await expectError(
+      "/api/admin/features/checkout/tags",
+      {
+        method: "PUT",
+        body: {
+          addedTags: [
+            { type: "simple", value: "ok-one" },
+            { type: "ghost", value: "web" },
+          ],
+        },
+      },
       400,
       "ValidationError",
     );

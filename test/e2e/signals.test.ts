@@ -80,7 +80,11 @@ async function createToken(endpointId: number, name: string): Promise<string> {
   return ((await res.json()) as { token: string }).token;
 }
 
-function send(baseUrl: string, name: string, { token, body, headers = {} }: { token?: string; body?: string; headers?: Record<string, string> } = {}) {
+function send(
+  baseUrl: string,
+  name: string,
+  { token, body, headers = {} }: { token?: string; body?: string; headers?: Record<string, string> } = {},
+) {
   return fetch(`${baseUrl}/api/signal-endpoint/${name}`, {
     method: "POST",
     headers: {
@@ -113,7 +117,11 @@ describe("signal endpoints: the admin API", () => {
 
   it("answers 401 without credentials, 403 to a client token, 404 for an unknown id", async () => {
     expect((await vexil.api("/api/admin/signal-endpoints", { token: null })).status).toBe(401);
-    const forbidden = await vexil.api("/api/admin/signal-endpoints", { method: "POST", body: { name: "nope" }, token: vexil.tokens.client });
+    const forbidden = await vexil.api("/api/admin/signal-endpoints", {
+      method: "POST",
+      body: { name: "nope" },
+      token: vexil.tokens.client,
+    });
     expect(forbidden.status).toBe(403);
     expect((await forbidden.json()).name).toBe("NoAccessError");
     const missing = await vexil.api("/api/admin/signal-endpoints/9999", { method: "PUT", body: { description: "x" } });
@@ -146,7 +154,10 @@ describe("signal endpoints: the admin API", () => {
     expect(JSON.stringify(list)).not.toContain(secret);
     const tokenId = list.signalEndpointTokens[0].id as number;
 
-    const renamed = await vexil.api(`/api/admin/signal-endpoints/${endpoint.id}/tokens/${tokenId}`, { method: "PUT", body: { name: "renamed" } });
+    const renamed = await vexil.api(`/api/admin/signal-endpoints/${endpoint.id}/tokens/${tokenId}`, {
+      method: "PUT",
+      body: { name: "renamed" },
+    });
     expect(renamed.status).toBe(200);
     const endpoints = await (await vexil.api("/api/admin/signal-endpoints")).json();
     const listed = endpoints.signalEndpoints.find((e: CreatedEndpoint) => e.id === endpoint.id);
@@ -314,7 +325,9 @@ describe("service accounts and action sets", () => {
 
   it("lists service accounts with the root roles; refuses a duplicate username (409) and an unknown role (400)", async () => {
     const list = await (await vexil.api("/api/admin/service-account")).json();
-    expect(list.serviceAccounts).toEqual([expect.objectContaining({ id: actorId, username: "incident-bot", rootRole: 2, accountType: "Service Account" })]);
+    expect(list.serviceAccounts).toEqual([
+      expect.objectContaining({ id: actorId, username: "incident-bot", rootRole: 2, accountType: "Service Account" }),
+    ]);
     expect(list.rootRoles.map((r: { name: string }) => r.name)).toEqual(["Admin", "Editor", "Viewer"]);
     const duplicate = await vexil.api("/api/admin/service-account", { method: "POST", body: { username: "incident-bot", rootRole: 3 } });
     expect(duplicate.status).toBe(409);
@@ -331,15 +344,28 @@ describe("service accounts and action sets", () => {
     expect((await notActor.json()).details[0].path).toBe("body.actorId");
     const foreign = await vexil.api(url, {
       method: "POST",
-      body: actionSet({ actions: [{ action: "TOGGLE_FEATURE_ON", sortOrder: 1, executionParams: { project: "elsewhere", featureName: flag, environment: "development" } }] }),
+      body: actionSet({
+        actions: [
+          {
+            action: "TOGGLE_FEATURE_ON",
+            sortOrder: 1,
+            executionParams: { project: "elsewhere", featureName: flag, environment: "development" },
+          },
+        ],
+      }),
     });
     expect(foreign.status).toBe(400);
     const badFilter = await vexil.api(url, {
       method: "POST",
-      body: actionSet({ match: { source: "signal-endpoint", sourceId: endpoint.id, payload: { level: { operator: "NUM_GT", value: "high" } } } }),
+      body: actionSet({
+        match: { source: "signal-endpoint", sourceId: endpoint.id, payload: { level: { operator: "NUM_GT", value: "high" } } },
+      }),
     });
     expect(badFilter.status).toBe(400);
-    const unknownAction = await vexil.api(url, { method: "POST", body: actionSet({ actions: [{ action: "DELETE_EVERYTHING", sortOrder: 1, executionParams: {} }] }) });
+    const unknownAction = await vexil.api(url, {
+      method: "POST",
+      body: actionSet({ actions: [{ action: "DELETE_EVERYTHING", sortOrder: 1, executionParams: {} }] }),
+    });
     expect(unknownAction.status).toBe(400);
     expect((await vexil.api(`${url}/777`, { method: "PUT", body: actionSet() })).status).toBe(404);
   });
@@ -404,7 +430,13 @@ describe("service accounts and action sets", () => {
       body: actionSet({
         name: "Turn on a flag that does not exist",
         match: { source: "signal-endpoint", sourceId: endpoint.id, payload: { "alert.status": { operator: "IN", values: ["resolved"] } } },
-        actions: [{ action: "TOGGLE_FEATURE_ON", sortOrder: 1, executionParams: { project, featureName: "no-such-flag", environment: "development" } }],
+        actions: [
+          {
+            action: "TOGGLE_FEATURE_ON",
+            sortOrder: 1,
+            executionParams: { project, featureName: "no-such-flag", environment: "development" },
+          },
+        ],
       }),
     });
     expect(failing.status).toBe(201);

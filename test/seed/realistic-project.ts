@@ -64,15 +64,23 @@ await api("POST", "/api/admin/projects", {
 async function segment(name: string, constraints: Constraint[], options: { project?: string; description?: string } = {}) {
   return segmentSchema.parse(await api("POST", "/api/admin/segments", { name: `${projectId}-${name}`, constraints, ...options })).id;
 }
-const betaTesters = await segment("beta-testers", [{ contextName: "userId", operator: "IN", values: ["u-1001", "u-1002", "u-1003", "u-1004"] }], {
-  description: "People who opted into early features",
-});
-const staff = await segment("staff", [{ contextName: "email", operator: "STR_ENDS_WITH", values: ["@webshop.example"], caseInsensitive: true }]);
+const betaTesters = await segment(
+  "beta-testers",
+  [{ contextName: "userId", operator: "IN", values: ["u-1001", "u-1002", "u-1003", "u-1004"] }],
+  {
+    description: "People who opted into early features",
+  },
+);
+const staff = await segment("staff", [
+  { contextName: "email", operator: "STR_ENDS_WITH", values: ["@webshop.example"], caseInsensitive: true },
+]);
 const bigTenants = await segment("big-tenants", [{ contextName: "tenant", operator: "IN", values: ["acme", "globex"] }], {
   project: projectId,
   description: "Accounts on the enterprise plan",
 });
-const modernApps = await segment("modern-apps", [{ contextName: "appVersion", operator: "SEMVER_GT", value: "4.2.0" }], { project: projectId });
+const modernApps = await segment("modern-apps", [{ contextName: "appVersion", operator: "SEMVER_GT", value: "4.2.0" }], {
+  project: projectId,
+});
 
 // ---- flags -------------------------------------------------------------------------------------
 
@@ -95,7 +103,14 @@ interface FlagPlan {
 
 const everywhere = { development: 100, staging: 100, production: 100 };
 const plans: FlagPlan[] = [
-  { name: "new-checkout", type: "release", description: "One-page checkout", team: "payments", rollout: { development: 100, staging: 100, production: 25 }, segments: [betaTesters] },
+  {
+    name: "new-checkout",
+    type: "release",
+    description: "One-page checkout",
+    team: "payments",
+    rollout: { development: 100, staging: 100, production: 25 },
+    segments: [betaTesters],
+  },
   {
     name: "new-checkout-apple-pay",
     type: "release",
@@ -138,7 +153,13 @@ const plans: FlagPlan[] = [
     segments: [staff],
     parent: { feature: "search-ranking", enabled: true, variants: ["semantic", "hybrid"] },
   },
-  { name: "recommendations-carousel", type: "release", description: "Recommended products on the home page", team: "growth", rollout: { development: 100, staging: 100, production: 10 } },
+  {
+    name: "recommendations-carousel",
+    type: "release",
+    description: "Recommended products on the home page",
+    team: "growth",
+    rollout: { development: 100, staging: 100, production: 10 },
+  },
   {
     name: "enterprise-invoicing",
     type: "permission",
@@ -155,8 +176,20 @@ const plans: FlagPlan[] = [
     rollout: everywhere,
     constraints: [{ contextName: "tenant", operator: "IN", values: ["acme", "initech"] }],
   },
-  { name: "payment-provider-fallback", type: "kill-switch", description: "Route card payments to the backup provider", team: "payments", rollout: { development: 100, staging: 100 } },
-  { name: "image-cdn-v2", type: "operational", description: "Serve product images from the new CDN", team: "platform", rollout: { development: 100, staging: 100, production: 75 } },
+  {
+    name: "payment-provider-fallback",
+    type: "kill-switch",
+    description: "Route card payments to the backup provider",
+    team: "payments",
+    rollout: { development: 100, staging: 100 },
+  },
+  {
+    name: "image-cdn-v2",
+    type: "operational",
+    description: "Serve product images from the new CDN",
+    team: "platform",
+    rollout: { development: 100, staging: 100, production: 75 },
+  },
   {
     name: "black-friday-banner",
     type: "release",
@@ -207,7 +240,14 @@ const plans: FlagPlan[] = [
     segments: [staff],
     constraints: [{ contextName: "remoteAddress", operator: "IN_CIDR", values: ["10.0.0.0/8", "192.168.0.0/16"] }],
   },
-  { name: "reviews-with-photos", type: "release", description: "Photos in product reviews", team: "growth", rollout: { development: 100, staging: 100 }, userIds: ["u-1001", "u-2002"] },
+  {
+    name: "reviews-with-photos",
+    type: "release",
+    description: "Photos in product reviews",
+    team: "growth",
+    rollout: { development: 100, staging: 100 },
+    userIds: ["u-1001", "u-2002"],
+  },
   {
     name: "wishlist-sharing",
     type: "release",
@@ -240,9 +280,17 @@ for (const plan of plans) {
       segments: plan.segments ?? [],
       variants: plan.strategyVariants ?? [],
     });
-    if (plan.userIds) await api("POST", `${flag}/environments/${environment}/strategies`, { name: "userWithId", parameters: { userIds: plan.userIds.join(",") } });
+    if (plan.userIds)
+      await api("POST", `${flag}/environments/${environment}/strategies`, {
+        name: "userWithId",
+        parameters: { userIds: plan.userIds.join(",") },
+      });
     if (plan.variants) {
-      await api("PUT", `${flag}/environments/${environment}/variants`, plan.variants.map((v) => ({ ...v, stickiness: "default" })));
+      await api(
+        "PUT",
+        `${flag}/environments/${environment}/variants`,
+        plan.variants.map((v) => ({ ...v, stickiness: "default" })),
+      );
     }
     await api("POST", `${flag}/environments/${environment}/on`);
   }

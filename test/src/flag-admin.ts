@@ -24,7 +24,10 @@ export function flagAdmin(call: AdminCall, project = "default") {
   const feature = (name: string) => `/api/admin/projects/${project}/features/${encodeURIComponent(name)}`;
   return {
     async createFeature(name: string, fields: { type?: string; description?: string; impressionData?: boolean } = {}) {
-      await expectOk(await call(`/api/admin/projects/${project}/features`, { method: "POST", body: { name, ...fields } }), `create ${name}`);
+      await expectOk(
+        await call(`/api/admin/projects/${project}/features`, { method: "POST", body: { name, ...fields } }),
+        `create ${name}`,
+      );
     },
     async addStrategy(name: string, environment: string, strategy: StrategyInput): Promise<{ id: string }> {
       const res = await call(`${feature(name)}/environments/${environment}/strategies`, { method: "POST", body: strategy });
@@ -35,10 +38,16 @@ export function flagAdmin(call: AdminCall, project = "default") {
       await expectOk(res, `update strategy on ${name}`);
     },
     async setVariants(name: string, environment: string, variants: unknown[]) {
-      await expectOk(await call(`${feature(name)}/environments/${environment}/variants`, { method: "PUT", body: variants }), `variants of ${name}`);
+      await expectOk(
+        await call(`${feature(name)}/environments/${environment}/variants`, { method: "PUT", body: variants }),
+        `variants of ${name}`,
+      );
     },
     async setEnabled(name: string, environment: string, enabled: boolean) {
-      await expectOk(await call(`${feature(name)}/environments/${environment}/${enabled ? "on" : "off"}`, { method: "POST" }), `switch ${name}`);
+      await expectOk(
+        await call(`${feature(name)}/environments/${environment}/${enabled ? "on" : "off"}`, { method: "POST" }),
+        `switch ${name}`,
+      );
     },
     async addDependency(child: string, dependency: { feature: string; enabled?: boolean; variants?: string[] }) {
       await expectOk(await call(`${feature(child)}/dependencies`, { method: "POST", body: dependency }), `dependency of ${child}`);

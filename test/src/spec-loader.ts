@@ -104,7 +104,12 @@ function dependencyOrder(features: readonly SpecFeature[]): Array<{ child: strin
   return [...links.filter((l) => !hasParents.has(l.dependency.feature)), ...links.filter((l) => hasParents.has(l.dependency.feature))];
 }
 
-export async function loadSpecState(call: AdminCall, state: SpecState, project = "default", environment = "development"): Promise<LoadReport> {
+export async function loadSpecState(
+  call: AdminCall,
+  state: SpecState,
+  project = "default",
+  environment = "development",
+): Promise<LoadReport> {
   const report: LoadReport = { refused: [], altered: [], changes: 0 };
   const incomplete = new Set<string>();
   const featurePath = (name: string) => `/api/admin/projects/${project}/features/${encodeURIComponent(name)}`;

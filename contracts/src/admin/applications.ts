@@ -1,10 +1,5 @@
 import { c, errorResponses, routerOptions } from "../common.js";
-import {
-  applicationDetailsSchema,
-  applicationListQuerySchema,
-  applicationListSchema,
-  updateApplicationSchema,
-} from "../schemas/index.js";
+import { applicationDetailsSchema, applicationListQuerySchema, applicationListSchema, updateApplicationSchema } from "../schemas/index.js";
 
 /**
  * Client applications: what SDKs announced through `/client/register` and their metrics, served

@@ -181,7 +181,10 @@ export const projectAccessContract = c.router(
       body: z.object({
         roles: z.array(z.number().int()).min(1),
         users: z.array(z.object({ id: z.number().int() })).default([]),
-        groups: z.array(z.object({ id: z.number().int() })).max(0, "Groups are not supported").default([]),
+        groups: z
+          .array(z.object({ id: z.number().int() }))
+          .max(0, "Groups are not supported")
+          .default([]),
       }),
       responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404) },
     },

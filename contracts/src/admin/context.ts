@@ -1,10 +1,5 @@
 import { c, errorResponses, locationHeader, routerOptions } from "../common.js";
-import {
-  contextFieldListSchema,
-  contextFieldNameBodySchema,
-  contextFieldSchema,
-  upsertContextFieldBodySchema,
-} from "../schemas/index.js";
+import { contextFieldListSchema, contextFieldNameBodySchema, contextFieldSchema, upsertContextFieldBodySchema } from "../schemas/index.js";
 
 /** `/api/admin/context`: the fields constraints and custom stickiness refer to. */
 export const contextContract = c.router(

@@ -1,10 +1,6 @@
 import { z } from "zod";
 import { c, errorResponses, routerOptions } from "../common.js";
-import {
-  addDependencyBodySchema,
-  completeLifecycleBodySchema,
-  featureLifecycleSchema,
-} from "../schemas/index.js";
+import { addDependencyBodySchema, completeLifecycleBodySchema, featureLifecycleSchema } from "../schemas/index.js";
 
 const feature = "/projects/:projectId/features/:featureName";
 

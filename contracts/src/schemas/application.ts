@@ -54,10 +54,7 @@ export const clientInstanceSchema = z.object({
 export type ClientInstance = z.infer<typeof clientInstanceSchema>;
 
 /** A strategy the application's SDKs implement: its definition, or `notFound` when none exists. */
-export const applicationStrategySchema = z.union([
-  strategyDefinitionSchema,
-  z.object({ name: z.string(), notFound: z.literal(true) }),
-]);
+export const applicationStrategySchema = z.union([strategyDefinitionSchema, z.object({ name: z.string(), notFound: z.literal(true) })]);
 
 export const applicationDetailsSchema = applicationBaseSchema.extend({
   strategies: z.array(applicationStrategySchema),

@@ -80,9 +80,7 @@ export const changeRequestChangeSchema = z.discriminatedUnion("action", [
 ]);
 export type ChangeRequestChange = z.infer<typeof changeRequestChangeSchema>;
 export type ChangeRequestAction = ChangeRequestChange["action"];
-export const changeRequestActions = changeRequestChangeSchema.options.map(
-  (option) => option.shape.action.value,
-) as ChangeRequestAction[];
+export const changeRequestActions = changeRequestChangeSchema.options.map((option) => option.shape.action.value) as ChangeRequestAction[];
 
 /**
  * The body is one change or an array of them; handlers always receive an array. A single change's
@@ -96,15 +94,7 @@ export type ChangeRequestBody = z.infer<typeof changeRequestBodySchema>;
 
 // ---- Change request response. ----
 
-export const changeRequestStates = [
-  "Draft",
-  "In review",
-  "Approved",
-  "Applied",
-  "Cancelled",
-  "Rejected",
-  "Scheduled",
-] as const;
+export const changeRequestStates = ["Draft", "In review", "Approved", "Applied", "Cancelled", "Rejected", "Scheduled"] as const;
 export const changeRequestStateSchema = z.enum(changeRequestStates);
 export type ChangeRequestState = z.infer<typeof changeRequestStateSchema>;
 
@@ -116,9 +106,7 @@ export const changeEntrySchema = z.object({
   action: z.string(),
   conflict: z.string().optional(),
   payload: changePayloadSchema,
-  createdBy: z
-    .object({ username: z.string().nullable().optional(), imageUrl: z.string().url().nullable().optional() })
-    .optional(),
+  createdBy: z.object({ username: z.string().nullable().optional(), imageUrl: z.string().url().nullable().optional() }).optional(),
   createdAt: dateTimeSchema.optional(),
 });
 export type ChangeEntry = z.infer<typeof changeEntrySchema>;

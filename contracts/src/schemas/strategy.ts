@@ -6,10 +6,7 @@ import { strategyVariantSchema } from "./variant.js";
  * Strategy parameters: a map of string to string. Numbers and booleans are accepted and turned
  * into strings, because scripts commonly send `rollout: 50`.
  */
-export const strategyParametersSchema = z.record(
-  z.string(),
-  z.union([z.string(), z.number(), z.boolean()]).transform(String),
-);
+export const strategyParametersSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String));
 export type StrategyParameters = z.infer<typeof strategyParametersSchema>;
 
 /** Fields a strategy is written with (default strategies, change-request strategy payloads). */

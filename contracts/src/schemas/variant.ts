@@ -64,9 +64,7 @@ export const featureVariantListSchema = z.array(featureVariantSchema).superRefin
       message: "There must be at least one variant with weightType 'variable'",
     });
   }
-  const fixedTotal = variants
-    .filter((variant) => variant.weightType === "fix")
-    .reduce((sum, variant) => sum + variant.weight, 0);
+  const fixedTotal = variants.filter((variant) => variant.weightType === "fix").reduce((sum, variant) => sum + variant.weight, 0);
   if (fixedTotal >= VARIANT_WEIGHT_TOTAL) {
     ctx.addIssue({
       code: z.ZodIssueCode.custom,

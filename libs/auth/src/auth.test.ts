@@ -69,8 +69,7 @@ describe("middleware", () => {
   });
   afterAll(() => running.close());
 
-  const who = (authorization?: string) =>
-    fetch(`${running.url}/admin/who`, { headers: authorization ? { authorization } : {} });
+  const who = (authorization?: string) => fetch(`${running.url}/admin/who`, { headers: authorization ? { authorization } : {} });
 
   it("admits a valid admin token, bare or as Bearer", async () => {
     expect((await who(adminSecret)).status).toBe(200);

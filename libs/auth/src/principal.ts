@@ -14,8 +14,7 @@ export interface SessionUser {
 }
 
 export type Principal =
-  | { kind: "api-token"; grant: TokenGrant; secret: string }
-  | { kind: "user"; user: SessionUser; via: "session" | "personal-access-token" };
+  { kind: "api-token"; grant: TokenGrant; secret: string } | { kind: "user"; user: SessionUser; via: "session" | "personal-access-token" };
 
 const principalKey = Symbol("vexil.principal");
 

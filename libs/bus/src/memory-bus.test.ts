@@ -14,7 +14,11 @@ describe("memory bus notifications", () => {
     bus.subscribe("snapshot.*", () => void seen.push("too-short"));
     bus.publish("snapshot.updated.production", { revision: 1 });
     await flush();
-    expect(seen.sort()).toEqual(["exact:snapshot.updated.production", "gt:snapshot.updated.production", "star:snapshot.updated.production"]);
+    expect(seen.sort()).toEqual([
+      "exact:snapshot.updated.production",
+      "gt:snapshot.updated.production",
+      "star:snapshot.updated.production",
+    ]);
   });
 
   it("copies payloads as JSON would", async () => {
@@ -167,11 +171,19 @@ describe("memory bus events", () => {
     await vi.advanceTimersByTimeAsync(999);
     expect(attempts).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
-    expect(attempts).toEqual([["first", 1], ["first", 2]]);
+    expect(attempts).toEqual([
+      ["first", 1],
+      ["first", 2],
+    ]);
     await vi.advanceTimersByTimeAsync(4999);
     expect(attempts).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(1);
-    expect(attempts).toEqual([["first", 1], ["first", 2], ["first", 3], ["second", 1]]);
+    expect(attempts).toEqual([
+      ["first", 1],
+      ["first", 2],
+      ["first", 3],
+      ["second", 1],
+    ]);
   });
 
   it("takes a backoff function of the attempt number", async () => {
@@ -209,7 +221,11 @@ describe("memory bus events", () => {
         handled.push(`${msg.data}#${msg.deliveryCount}`);
         if (msg.data === "poison") throw new Error("cannot handle");
       },
-      { maxDeliver: 3, backoffMs: [0], onDeadLetter: (msg, err) => void deadLetters.push([msg.msgId, msg.deliveryCount, (err as Error).message]) },
+      {
+        maxDeliver: 3,
+        backoffMs: [0],
+        onDeadLetter: (msg, err) => void deadLetters.push([msg.msgId, msg.deliveryCount, (err as Error).message]),
+      },
     );
     await vi.waitFor(() => expect(handled).toContain("fine#1"));
     expect(handled).toEqual(["poison#1", "poison#2", "poison#3", "fine#1"]);

@@ -197,7 +197,10 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
       const responder = matching[nextResponder++ % matching.length];
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new BusRequestError("timeout", `request to ${subject} timed out after ${timeoutMs} ms`)), timeoutMs);
+        timer = setTimeout(
+          () => reject(new BusRequestError("timeout", `request to ${subject} timed out after ${timeoutMs} ms`)),
+          timeoutMs,
+        );
       });
       try {
         const envelope = await Promise.race([runReplyHandler(responder.handler, JSON.parse(json), subject), timeout]);

@@ -144,7 +144,11 @@ describe.skipIf(!admin)("nats bus", () => {
         attempts.push(`${msg.data}#${msg.deliveryCount}`);
         if (msg.data === "poison") throw new Error("cannot handle");
       },
-      { maxDeliver: 2, backoffMs: [50], onDeadLetter: (msg, err) => void deadLetters.push([msg.msgId, msg.deliveryCount, (err as Error).message]) },
+      {
+        maxDeliver: 2,
+        backoffMs: [50],
+        onDeadLetter: (msg, err) => void deadLetters.push([msg.msgId, msg.deliveryCount, (err as Error).message]),
+      },
     );
     await vi.waitFor(() => expect(attempts).toContain("fine#1"));
     await sleep(300);

@@ -75,14 +75,21 @@ async function ensureStream(jsm: JetStreamManager, name: string, subjects: strin
     if (missing.length > 0) await jsm.streams.update(name, { ...info.config, subjects: [...info.config.subjects, ...missing] });
   } catch (err) {
     if (!isApiError(err, streamNotFound)) throw err;
-    await jsm.streams.add({ name, subjects, storage: StorageType.File, duplicate_window: nanos(duplicateWindowMs), num_replicas: replicas });
+    await jsm.streams.add({
+      name,
+      subjects,
+      storage: StorageType.File,
+      duplicate_window: nanos(duplicateWindowMs),
+      num_replicas: replicas,
+    });
   }
 }
 
 function logStatus(nc: NatsConnection, logger: BusLogger) {
   void (async () => {
     for await (const status of nc.status()) {
-      if (status.type === "disconnect" || status.type === "error") logger.warn({ status: status.type, data: String(status.data) }, "nats connection problem");
+      if (status.type === "disconnect" || status.type === "error")
+        logger.warn({ status: status.type, data: String(status.data) }, "nats connection problem");
       else if (status.type === "reconnect") logger.info({ data: String(status.data) }, "nats reconnected");
     }
   })();
@@ -185,7 +192,13 @@ type ResolvedConsumeOptions = ReturnType<typeof resolveConsumeOptions> & Pick<Co
  * attempts always reaches `onDeadLetter` instead of being dropped silently. `max_ack_pending`
  * equals the concurrency: a message waiting for its backoff keeps its slot, which keeps order.
  */
-async function ensureConsumer(jsm: JetStreamManager, stream: string, durable: string, filterSubject: string, options: ResolvedConsumeOptions) {
+async function ensureConsumer(
+  jsm: JetStreamManager,
+  stream: string,
+  durable: string,
+  filterSubject: string,
+  options: ResolvedConsumeOptions,
+) {
   const tunable = { ack_wait: nanos(options.ackWaitMs), max_ack_pending: options.concurrency, max_deliver: -1 };
   try {
     const info = await jsm.consumers.info(stream, durable);
@@ -193,7 +206,11 @@ async function ensureConsumer(jsm: JetStreamManager, stream: string, durable: st
       throw new Error(`durable ${durable} filters ${info.config.filter_subject}, not ${filterSubject}`);
     }
     const current = info.config;
-    if (current.ack_wait !== tunable.ack_wait || current.max_ack_pending !== tunable.max_ack_pending || current.max_deliver !== tunable.max_deliver) {
+    if (
+      current.ack_wait !== tunable.ack_wait ||
+      current.max_ack_pending !== tunable.max_ack_pending ||
+      current.max_deliver !== tunable.max_deliver
+    ) {
       await jsm.consumers.update(stream, durable, tunable);
     }
   } catch (err) {

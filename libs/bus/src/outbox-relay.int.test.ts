@@ -38,7 +38,9 @@ describe.skipIf(!admin)("outbox relay on JetStream", () => {
     const consumer = await bus.consume("relay-check", `${stream}.>`, (msg) => void seen.push(msg));
 
     const crashed = startOutboxRelay({ source, bus, logger, intervalMs: 60_000 });
-    await vi.waitFor(() => expect(logger.error).toHaveBeenCalledWith(expect.anything(), expect.stringContaining("outbox relay pass failed")));
+    await vi.waitFor(() =>
+      expect(logger.error).toHaveBeenCalledWith(expect.anything(), expect.stringContaining("outbox relay pass failed")),
+    );
     await crashed.stop();
     expect(rows.every((r) => !r.published)).toBe(true);
 

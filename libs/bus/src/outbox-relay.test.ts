@@ -11,7 +11,10 @@ function createFakeOutbox() {
   const source: OutboxSource = {
     async pending(limit) {
       if (failReads > 0 && failReads--) throw new Error("store unavailable");
-      return rows.filter((r) => !r.published).slice(0, limit).map(({ id, subject, payload }) => ({ id, subject, payload }));
+      return rows
+        .filter((r) => !r.published)
+        .slice(0, limit)
+        .map(({ id, subject, payload }) => ({ id, subject, payload }));
     },
     async markPublished(ids) {
       if (failMarks > 0 && failMarks--) throw new Error("store write failed");
@@ -66,7 +69,12 @@ describe("outbox relay", () => {
     const seen: string[] = [];
     await bus.consume("c", "events.>", (msg) => void seen.push(msg.msgId!));
     relay = startOutboxRelay({ source: outbox.source, bus, logger: log, intervalMs: 60_000 });
-    await vi.waitFor(() => expect(log.error).toHaveBeenCalledWith(expect.objectContaining({ err: expect.any(Error) }), expect.stringContaining("outbox relay pass failed")));
+    await vi.waitFor(() =>
+      expect(log.error).toHaveBeenCalledWith(
+        expect.objectContaining({ err: expect.any(Error) }),
+        expect.stringContaining("outbox relay pass failed"),
+      ),
+    );
     expect(outbox.unpublished()).toEqual(["a", "b"]);
 
     expect(await relay.runOnce()).toBe(2);

@@ -40,7 +40,9 @@ describe("memory cache", () => {
   });
 
   it("round-trips JSON, including large documents", async () => {
-    const snapshot = { features: Array.from({ length: 20_000 }, (_, i) => ({ name: `feature-${i}`, enabled: i % 2 === 0, description: "é✓".repeat(50) })) };
+    const snapshot = {
+      features: Array.from({ length: 20_000 }, (_, i) => ({ name: `feature-${i}`, enabled: i % 2 === 0, description: "é✓".repeat(50) })),
+    };
     await cache.setJson("snapshot:production", snapshot, { ttlSeconds: 60 });
     expect(await cache.getJson("snapshot:production")).toEqual(snapshot);
     expect(await cache.getJson("missing")).toBeNull();

@@ -53,7 +53,13 @@ describe.skipIf(!reachable)("redis cache", () => {
   });
 
   it("round-trips a multi-megabyte JSON snapshot with non-ASCII text", async () => {
-    const snapshot = { features: Array.from({ length: 40_000 }, (_, i) => ({ name: `feature-${i}`, description: "é✓ flag ".repeat(10), enabled: i % 3 === 0 })) };
+    const snapshot = {
+      features: Array.from({ length: 40_000 }, (_, i) => ({
+        name: `feature-${i}`,
+        description: "é✓ flag ".repeat(10),
+        enabled: i % 3 === 0,
+      })),
+    };
     const json = JSON.stringify(snapshot);
     expect(json.length).toBeGreaterThan(4_000_000);
     await cache.setJson("snapshot:big", snapshot);

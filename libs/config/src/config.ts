@@ -17,10 +17,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 /** Reads and validates the environment once; only entry points call this. */
-export function loadConfig<S extends z.ZodTypeAny>(
-  schema: S,
-  env: Record<string, string | undefined>,
-): Readonly<z.infer<S>> {
+export function loadConfig<S extends z.ZodTypeAny>(schema: S, env: Record<string, string | undefined>): Readonly<z.infer<S>> {
   // Empty strings mean "unset" in shells and compose files; treat them so defaults apply.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = schema.safeParse(cleaned);
@@ -30,14 +27,15 @@ export function loadConfig<S extends z.ZodTypeAny>(
   return deepFreeze(parsed.data);
 }
 
-const booleanString = z
-  .enum(["true", "false", "1", "0", "yes", "no"])
-  .transform((v) => v === "true" || v === "1" || v === "yes");
+const booleanString = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 
 /** A comma-separated list, e.g. INIT_ADMIN_API_TOKENS. */
-const commaList = z
-  .string()
-  .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean));
+const commaList = z.string().transform((v) =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 export const envSchemas = {
   port: z.coerce.number().int().min(0).max(65535),

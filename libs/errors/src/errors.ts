@@ -77,7 +77,10 @@ export class ContentTypeerror extends VexilError {
 export class TooManyRequests extends VexilError {
   override readonly name = "TooManyRequests";
   readonly status = 429;
-  constructor(message: string, readonly retryAfterSeconds: number) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
     super(message);
   }
 }

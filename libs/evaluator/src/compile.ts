@@ -1,7 +1,7 @@
-import { compileConstraint, never, type Check } from './constraints.js';
-import { compileStrategyRule } from './strategies.js';
-import type { ClientFeature, ClientFeaturesPayload, ClientStrategy, Segment } from './types.js';
-import { compileVariants, type CompiledVariants } from './variants.js';
+import { compileConstraint, never, type Check } from "./constraints.js";
+import { compileStrategyRule } from "./strategies.js";
+import type { ClientFeature, ClientFeaturesPayload, ClientStrategy, Segment } from "./types.js";
+import { compileVariants, type CompiledVariants } from "./variants.js";
 
 export interface CompiledStrategy {
   // Constraints, then segment constraints, then the strategy rule: the SDKs' order, which
@@ -71,7 +71,7 @@ function compileFeature(feature: ClientFeature, segments: ReadonlyMap<number, Se
     project: feature.project,
     type: feature.type,
     strategies: compileStrategies(feature, segments),
-    variants: compileVariants(feature.variants, feature.name, 'default'),
+    variants: compileVariants(feature.variants, feature.name, "default"),
     dependencies: [],
   };
 }
@@ -86,11 +86,7 @@ function compileStrategies(feature: ClientFeature, segments: ReadonlyMap<number,
     .map((strategy) => compileStrategy(strategy, feature.name, segments));
 }
 
-function compileStrategy(
-  strategy: ClientStrategy,
-  featureName: string,
-  segments: ReadonlyMap<number, Segment>,
-): CompiledStrategy {
+function compileStrategy(strategy: ClientStrategy, featureName: string, segments: ReadonlyMap<number, Segment>): CompiledStrategy {
   const checks = (strategy.constraints ?? []).map(compileConstraint);
   for (const segmentId of strategy.segments ?? []) {
     const segment = segments.get(segmentId);
@@ -102,6 +98,6 @@ function compileStrategy(
   const parameters = strategy.parameters ?? {};
   return {
     checks,
-    variants: compileVariants(strategy.variants, parameters.groupId || featureName, parameters.stickiness || 'default'),
+    variants: compileVariants(strategy.variants, parameters.groupId || featureName, parameters.stickiness || "default"),
   };
 }

@@ -1,8 +1,8 @@
-import { RE2JS } from 're2js';
-import semver from 'semver';
-import { resolveContextValue } from './context.js';
-import { inRange, parseIp, parseIpRange } from './ip.js';
-import type { Constraint, Context, EvaluateOptions, Operator } from './types.js';
+import { RE2JS } from "re2js";
+import semver from "semver";
+import { resolveContextValue } from "./context.js";
+import { inRange, parseIp, parseIpRange } from "./ip.js";
+import type { Constraint, Context, EvaluateOptions, Operator } from "./types.js";
 
 /** A pre-compiled predicate over the request context. */
 export type Check = (context: Context, options: EvaluateOptions) => boolean;
@@ -34,31 +34,31 @@ function compileOperator(constraint: Constraint): Check | undefined {
   // Narrowed for the cases below; any other string reaches `default`.
   const operator = constraint.operator as Operator;
   switch (operator) {
-    case 'IN':
-    case 'NOT_IN':
-      return compileIn(field, cleanValues(constraint.values), operator === 'IN');
-    case 'STR_STARTS_WITH':
-    case 'STR_ENDS_WITH':
-    case 'STR_CONTAINS':
+    case "IN":
+    case "NOT_IN":
+      return compileIn(field, cleanValues(constraint.values), operator === "IN");
+    case "STR_STARTS_WITH":
+    case "STR_ENDS_WITH":
+    case "STR_CONTAINS":
       return compileString(field, operator, cleanValues(constraint.values), constraint.caseInsensitive === true);
-    case 'NUM_EQ':
-    case 'NUM_GT':
-    case 'NUM_GTE':
-    case 'NUM_LT':
-    case 'NUM_LTE':
+    case "NUM_EQ":
+    case "NUM_GT":
+    case "NUM_GTE":
+    case "NUM_LT":
+    case "NUM_LTE":
       return compileNumber(field, operator, constraint.value);
-    case 'DATE_AFTER':
-    case 'DATE_BEFORE':
+    case "DATE_AFTER":
+    case "DATE_BEFORE":
       return compileDate(operator, constraint.value);
-    case 'SEMVER_EQ':
-    case 'SEMVER_GT':
-    case 'SEMVER_GTE':
-    case 'SEMVER_LT':
-    case 'SEMVER_LTE':
+    case "SEMVER_EQ":
+    case "SEMVER_GT":
+    case "SEMVER_GTE":
+    case "SEMVER_LT":
+    case "SEMVER_LTE":
       return compileSemver(field, operator, constraint.value);
-    case 'REGEX':
+    case "REGEX":
       return compileRegex(field, constraint.value, constraint.caseInsensitive === true);
-    case 'IN_CIDR':
+    case "IN_CIDR":
       return compileCidr(field, cleanValues(constraint.values));
     default:
       return undefined;
@@ -84,12 +84,7 @@ const stringMatchers = {
   STR_CONTAINS: (text: string, needle: string) => text.includes(needle),
 };
 
-function compileString(
-  field: string,
-  operator: keyof typeof stringMatchers,
-  values: string[],
-  caseInsensitive: boolean,
-): Check {
+function compileString(field: string, operator: keyof typeof stringMatchers, values: string[], caseInsensitive: boolean): Check {
   const needles = caseInsensitive ? values.map((value) => value.toLocaleLowerCase()) : values;
   const matches = stringMatchers[operator];
   return (context) => {
@@ -105,7 +100,7 @@ function compileString(
 
 // Blank strings are not numbers, although Number('') is 0.
 function parseNumber(text: string | undefined): number | undefined {
-  if (text === undefined || text.trim() === '') return undefined;
+  if (text === undefined || text.trim() === "") return undefined;
   const value = Number(text);
   return Number.isNaN(value) ? undefined : value;
 }
@@ -118,11 +113,7 @@ const numberComparators = {
   NUM_LTE: (a: number, b: number) => a <= b,
 };
 
-function compileNumber(
-  field: string,
-  operator: keyof typeof numberComparators,
-  configured: string | undefined,
-): Check | undefined {
+function compileNumber(field: string, operator: keyof typeof numberComparators, configured: string | undefined): Check | undefined {
   const target = parseNumber(configured === undefined ? undefined : String(configured));
   if (target === undefined) return undefined;
   const compare = numberComparators[operator];
@@ -139,17 +130,17 @@ function currentTimeMillis(context: Context, options: EvaluateOptions): number {
 }
 
 // Date operators always compare the current time, whatever contextName says, as the SDKs do.
-function compileDate(operator: 'DATE_AFTER' | 'DATE_BEFORE', configured: string | undefined): Check | undefined {
+function compileDate(operator: "DATE_AFTER" | "DATE_BEFORE", configured: string | undefined): Check | undefined {
   const target = configured === undefined ? Number.NaN : Date.parse(configured);
   if (Number.isNaN(target)) return undefined;
-  return operator === 'DATE_AFTER'
+  return operator === "DATE_AFTER"
     ? (context, options) => currentTimeMillis(context, options) > target
     : (context, options) => currentTimeMillis(context, options) < target;
 }
 
 // The SDKs reject a leading "v" although the semver package would accept it.
 function parseSemver(text: string | undefined): semver.SemVer | undefined {
-  if (!text || text.startsWith('v')) return undefined;
+  if (!text || text.startsWith("v")) return undefined;
   return semver.parse(text) ?? undefined;
 }
 
@@ -161,11 +152,7 @@ const semverComparators = {
   SEMVER_LTE: (order: number) => order <= 0,
 };
 
-function compileSemver(
-  field: string,
-  operator: keyof typeof semverComparators,
-  configured: string | undefined,
-): Check | undefined {
+function compileSemver(field: string, operator: keyof typeof semverComparators, configured: string | undefined): Check | undefined {
   const target = parseSemver(configured);
   if (!target) return undefined;
   const accepts = semverComparators[operator];

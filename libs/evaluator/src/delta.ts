@@ -1,12 +1,12 @@
-import type { ClientFeature, ClientFeaturesPayload, Segment } from './types.js';
+import type { ClientFeature, ClientFeaturesPayload, Segment } from "./types.js";
 
 // Events of the Unleash delta API (`/api/client/delta`).
 export type DeltaEvent =
-  | { eventId: number; type: 'hydration'; features: ClientFeature[]; segments: Segment[] }
-  | { eventId: number; type: 'feature-updated'; feature: ClientFeature }
-  | { eventId: number; type: 'feature-removed'; featureName: string; project?: string }
-  | { eventId: number; type: 'segment-updated'; segment: Segment }
-  | { eventId: number; type: 'segment-removed'; segmentId: number };
+  | { eventId: number; type: "hydration"; features: ClientFeature[]; segments: Segment[] }
+  | { eventId: number; type: "feature-updated"; feature: ClientFeature }
+  | { eventId: number; type: "feature-removed"; featureName: string; project?: string }
+  | { eventId: number; type: "segment-updated"; segment: Segment }
+  | { eventId: number; type: "segment-removed"; segmentId: number };
 
 /** Applies events in order and returns a new payload; the input is not modified. */
 export function applyDelta(payload: ClientFeaturesPayload, events: readonly DeltaEvent[]): ClientFeaturesPayload {
@@ -15,20 +15,20 @@ export function applyDelta(payload: ClientFeaturesPayload, events: readonly Delt
   let segments = new Map((payload.segments ?? []).map((segment) => [segment.id, segment]));
   for (const event of events) {
     switch (event.type) {
-      case 'hydration':
+      case "hydration":
         features = new Map(event.features.map((feature) => [feature.name, feature]));
         segments = new Map((event.segments ?? []).map((segment) => [segment.id, segment]));
         break;
-      case 'feature-updated':
+      case "feature-updated":
         features.set(event.feature.name, event.feature);
         break;
-      case 'feature-removed':
+      case "feature-removed":
         features.delete(event.featureName);
         break;
-      case 'segment-updated':
+      case "segment-updated":
         segments.set(event.segment.id, event.segment);
         break;
-      case 'segment-removed':
+      case "segment-removed":
         segments.delete(event.segmentId);
         break;
       default:

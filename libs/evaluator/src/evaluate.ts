@@ -1,17 +1,17 @@
-import type { CompiledFeature, CompiledSnapshot, CompiledStrategy } from './compile.js';
-import { passesAll } from './constraints.js';
-import type { Context, EvaluateOptions, EvaluationResult, FeatureEvaluation, VariantResult } from './types.js';
-import { selectVariant } from './variants.js';
+import type { CompiledFeature, CompiledSnapshot, CompiledStrategy } from "./compile.js";
+import { passesAll } from "./constraints.js";
+import type { Context, EvaluateOptions, EvaluationResult, FeatureEvaluation, VariantResult } from "./types.js";
+import { selectVariant } from "./variants.js";
 
 // Shared and frozen: the common answers allocate nothing.
 const DISABLED_FEATURE: VariantResult = Object.freeze({
-  name: 'disabled',
+  name: "disabled",
   enabled: false,
   feature_enabled: false,
   featureEnabled: false,
 });
 const NO_VARIANT: VariantResult = Object.freeze({
-  name: 'disabled',
+  name: "disabled",
   enabled: false,
   feature_enabled: true,
   featureEnabled: true,
@@ -24,11 +24,7 @@ const UNKNOWN_FEATURE: EvaluationResult = Object.freeze({
 });
 
 /** The strategy that switches the feature on for this context, or undefined when it is off. */
-function matchingStrategy(
-  feature: CompiledFeature,
-  context: Context,
-  options: EvaluateOptions,
-): CompiledStrategy | undefined {
+function matchingStrategy(feature: CompiledFeature, context: Context, options: EvaluateOptions): CompiledStrategy | undefined {
   if (!feature.enabled || !dependenciesMet(feature, context, options)) return undefined;
   for (const strategy of feature.strategies) {
     if (passesAll(strategy.checks, context, options)) return strategy;
@@ -78,22 +74,13 @@ function evaluateFeature(feature: CompiledFeature, context: Context, options: Ev
   };
 }
 
-export function evaluate(
-  snapshot: CompiledSnapshot,
-  featureName: string,
-  context: Context,
-  options: EvaluateOptions,
-): EvaluationResult {
+export function evaluate(snapshot: CompiledSnapshot, featureName: string, context: Context, options: EvaluateOptions): EvaluationResult {
   const feature = snapshot.features.get(featureName);
   return feature ? evaluateFeature(feature, context, options) : UNKNOWN_FEATURE;
 }
 
 /** Every feature in payload order, enabled or not; callers filter. */
-export function evaluateAll(
-  snapshot: CompiledSnapshot,
-  context: Context,
-  options: EvaluateOptions,
-): FeatureEvaluation[] {
+export function evaluateAll(snapshot: CompiledSnapshot, context: Context, options: EvaluateOptions): FeatureEvaluation[] {
   const results: FeatureEvaluation[] = [];
   for (const feature of snapshot.features.values()) {
     results.push({ name: feature.name, ...evaluateFeature(feature, context, options) });

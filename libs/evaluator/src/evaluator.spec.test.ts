@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { applyDelta, compileSnapshot, evaluate } from './index.js';
-import type { ClientFeaturesPayload, Context, DeltaEvent, EvaluateOptions, VariantResult } from './index.js';
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { applyDelta, compileSnapshot, evaluate } from "./index.js";
+import type { ClientFeaturesPayload, Context, DeltaEvent, EvaluateOptions, VariantResult } from "./index.js";
 
 // Drives every file of the Unleash client specification, one suite per file.
 
@@ -16,35 +16,35 @@ interface SpecFile {
     description: string;
     context: Context;
     toggleName: string;
-    expectedResult: Omit<VariantResult, 'featureEnabled'>;
+    expectedResult: Omit<VariantResult, "featureEnabled">;
   }[];
 }
 
-const specIndex = createRequire(import.meta.url).resolve('@unleash/client-specification/specifications/index.json');
+const specIndex = createRequire(import.meta.url).resolve("@unleash/client-specification/specifications/index.json");
 const specDir = dirname(specIndex);
-const specFiles = JSON.parse(readFileSync(specIndex, 'utf8')) as string[];
+const specFiles = JSON.parse(readFileSync(specIndex, "utf8")) as string[];
 
 function loadSpec(file: string): SpecFile {
-  return JSON.parse(readFileSync(join(specDir, file), 'utf8')) as SpecFile;
+  return JSON.parse(readFileSync(join(specDir, file), "utf8")) as SpecFile;
 }
 
 // Delta files are replayed onto an empty payload, which is how a client starts.
-function payloadOf(state: SpecFile['state']): ClientFeaturesPayload {
-  return 'events' in state ? applyDelta({ version: 1, features: [] }, state.events) : state;
+function payloadOf(state: SpecFile["state"]): ClientFeaturesPayload {
+  return "events" in state ? applyDelta({ version: 1, features: [] }, state.events) : state;
 }
 
 // Real randomness on purpose: a spec case must hold whatever the random draw.
 const options: EvaluateOptions = { random: Math.random, now: Date.now };
 
-describe.each(specFiles)('%s', (file) => {
+describe.each(specFiles)("%s", (file) => {
   const spec = loadSpec(file);
   const snapshot = compileSnapshot(payloadOf(spec.state));
 
-  it.each(spec.tests ?? [])('isEnabled: $description', ({ context, toggleName, expectedResult }) => {
+  it.each(spec.tests ?? [])("isEnabled: $description", ({ context, toggleName, expectedResult }) => {
     expect(evaluate(snapshot, toggleName, context, options).enabled).toBe(expectedResult);
   });
 
-  it.each(spec.variantTests ?? [])('getVariant: $description', ({ context, toggleName, expectedResult }) => {
+  it.each(spec.variantTests ?? [])("getVariant: $description", ({ context, toggleName, expectedResult }) => {
     expect(evaluate(snapshot, toggleName, context, options).variant).toStrictEqual({
       ...expectedResult,
       featureEnabled: expectedResult.feature_enabled,

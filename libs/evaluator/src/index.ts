@@ -1,11 +1,11 @@
-export { compileSnapshot } from './compile.js';
-export type { CompiledDependency, CompiledFeature, CompiledSnapshot, CompiledStrategy } from './compile.js';
-export { applyDelta } from './delta.js';
+export { compileSnapshot } from "./compile.js";
+export type { CompiledDependency, CompiledFeature, CompiledSnapshot, CompiledStrategy } from "./compile.js";
+export { applyDelta } from "./delta.js";
 /** One constraint as a predicate over a context, for callers outside flag evaluation (action filters). */
-export { compileConstraint } from './constraints.js';
-export type { Check } from './constraints.js';
-export type { DeltaEvent } from './delta.js';
-export { evaluate, evaluateAll } from './evaluate.js';
+export { compileConstraint } from "./constraints.js";
+export type { Check } from "./constraints.js";
+export type { DeltaEvent } from "./delta.js";
+export { evaluate, evaluateAll } from "./evaluate.js";
 export type {
   ClientFeature,
   ClientFeaturesPayload,
@@ -22,4 +22,4 @@ export type {
   VariantOverride,
   VariantPayload,
   VariantResult,
-} from './types.js';
+} from "./types.js";

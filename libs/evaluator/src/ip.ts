@@ -1,4 +1,4 @@
-import ipaddr from 'ipaddr.js';
+import ipaddr from "ipaddr.js";
 
 type IpAddress = ipaddr.IPv4 | ipaddr.IPv6;
 type IpRange = [IpAddress, number];
@@ -17,10 +17,10 @@ export function parseIp(value: string): IpAddress | undefined {
 
 /** "10.0.0.0/8", "2001:db8::/32", or a bare address meaning exactly that address. */
 export function parseIpRange(value: string): IpRange | undefined {
-  const slash = value.indexOf('/');
+  const slash = value.indexOf("/");
   const address = parseIp(slash === -1 ? value : value.slice(0, slash));
   if (!address) return undefined;
-  const maxBits = address.kind() === 'ipv4' ? 32 : 128;
+  const maxBits = address.kind() === "ipv4" ? 32 : 128;
   if (slash === -1) return [address, maxBits];
   const bitsText = value.slice(slash + 1).trim();
   if (!/^\d{1,3}$/.test(bitsText)) return undefined;

@@ -1,6 +1,6 @@
-import murmurhash3 from 'murmurhash3js';
-import { resolveContextValue } from './context.js';
-import type { Context, EvaluateOptions } from './types.js';
+import murmurhash3 from "murmurhash3js";
+import { resolveContextValue } from "./context.js";
+import type { Context, EvaluateOptions } from "./types.js";
 
 const STRATEGY_SEED = 0;
 const VARIANT_SEED = 86028157;
@@ -30,15 +30,11 @@ function randomVariantSeed(options: EvaluateOptions): string {
 }
 
 /** Value a flexibleRollout hashes; undefined when a custom stickiness field is missing. */
-export function rolloutStickinessValue(
-  stickiness: string,
-  context: Context,
-  options: EvaluateOptions,
-): string | undefined {
+export function rolloutStickinessValue(stickiness: string, context: Context, options: EvaluateOptions): string | undefined {
   switch (stickiness) {
-    case 'default':
+    case "default":
       return context.userId || context.sessionId || randomRolloutId(options);
-    case 'random':
+    case "random":
       return randomRolloutId(options);
     default:
       return resolveContextValue(context, stickiness);
@@ -46,12 +42,8 @@ export function rolloutStickinessValue(
 }
 
 /** Value variant selection hashes; variants never fail for lack of a field, they go random. */
-export function variantStickinessValue(
-  stickiness: string,
-  context: Context,
-  options: EvaluateOptions,
-): string {
-  if (stickiness !== 'default') {
+export function variantStickinessValue(stickiness: string, context: Context, options: EvaluateOptions): string {
+  if (stickiness !== "default") {
     return resolveContextValue(context, stickiness) || randomVariantSeed(options);
   }
   return context.userId || context.sessionId || context.remoteAddress || randomVariantSeed(options);

@@ -1,53 +1,53 @@
-import { never, type Check } from './constraints.js';
-import { resolveContextValue } from './context.js';
-import { inRange, parseIp, parseIpRange } from './ip.js';
-import { normalizedStrategyValue, rolloutStickinessValue } from './stickiness.js';
-import type { ClientStrategy, Context } from './types.js';
+import { never, type Check } from "./constraints.js";
+import { resolveContextValue } from "./context.js";
+import { inRange, parseIp, parseIpRange } from "./ip.js";
+import { normalizedStrategyValue, rolloutStickinessValue } from "./stickiness.js";
+import type { ClientStrategy, Context } from "./types.js";
 
 const always: Check = () => true;
 
 // Parameters are strings on the wire, but some servers send numbers.
 function param(parameters: Record<string, unknown>, key: string): string {
   const value = parameters[key];
-  return value === undefined || value === null ? '' : String(value);
+  return value === undefined || value === null ? "" : String(value);
 }
 
 function list(text: string): string[] {
   return text
-    .split(',')
+    .split(",")
     .map((item) => item.trim())
-    .filter((item) => item !== '');
+    .filter((item) => item !== "");
 }
 
 /** The strategy's own rule, without its constraints. Unknown strategies never match. */
 export function compileStrategyRule(strategy: ClientStrategy, featureName: string): Check {
   const parameters: Record<string, unknown> = strategy.parameters ?? {};
   switch (strategy.name) {
-    case 'default':
+    case "default":
       return always;
-    case 'flexibleRollout':
+    case "flexibleRollout":
       return flexibleRollout(parameters, featureName);
-    case 'userWithId': {
-      const userIds = new Set(list(param(parameters, 'userIds')));
+    case "userWithId": {
+      const userIds = new Set(list(param(parameters, "userIds")));
       return (context) => context.userId !== undefined && userIds.has(context.userId);
     }
-    case 'remoteAddress':
-      return remoteAddress(list(param(parameters, 'IPs')));
-    case 'applicationHostname': {
+    case "remoteAddress":
+      return remoteAddress(list(param(parameters, "IPs")));
+    case "applicationHostname": {
       // The evaluating process is not the SDK's host, so the hostname travels in the context,
       // as with Unleash Edge and the frontend API.
-      const hostNames = new Set(list(param(parameters, 'hostNames').toLowerCase()));
+      const hostNames = new Set(list(param(parameters, "hostNames").toLowerCase()));
       return (context) => {
-        const hostname = resolveContextValue(context, 'hostname');
+        const hostname = resolveContextValue(context, "hostname");
         return hostname !== undefined && hostNames.has(hostname.toLowerCase());
       };
     }
-    case 'gradualRolloutUserId':
+    case "gradualRolloutUserId":
       return gradualRollout(parameters, (context) => context.userId);
-    case 'gradualRolloutSessionId':
+    case "gradualRolloutSessionId":
       return gradualRollout(parameters, (context) => context.sessionId);
-    case 'gradualRolloutRandom': {
-      const percentage = Number(param(parameters, 'percentage'));
+    case "gradualRolloutRandom": {
+      const percentage = Number(param(parameters, "percentage"));
       return (_context, options) => percentage >= Math.floor(options.random() * 100) + 1;
     }
     default:
@@ -56,24 +56,21 @@ export function compileStrategyRule(strategy: ClientStrategy, featureName: strin
 }
 
 function flexibleRollout(parameters: Record<string, unknown>, featureName: string): Check {
-  const rollout = Number(param(parameters, 'rollout'));
+  const rollout = Number(param(parameters, "rollout"));
   if (!(rollout > 0)) return never;
-  const groupId = param(parameters, 'groupId') || featureName;
-  const stickiness = param(parameters, 'stickiness') || 'default';
+  const groupId = param(parameters, "groupId") || featureName;
+  const stickiness = param(parameters, "stickiness") || "default";
   return (context, options) => {
     const id = rolloutStickinessValue(stickiness, context, options);
     return !!id && normalizedStrategyValue(id, groupId) <= rollout;
   };
 }
 
-function gradualRollout(
-  parameters: Record<string, unknown>,
-  stickyId: (context: Context) => string | undefined,
-): Check {
-  const percentage = Number(param(parameters, 'percentage'));
+function gradualRollout(parameters: Record<string, unknown>, stickyId: (context: Context) => string | undefined): Check {
+  const percentage = Number(param(parameters, "percentage"));
   if (!(percentage > 0)) return never;
   // The legacy strategies hash with an empty group when none is set, unlike flexibleRollout.
-  const groupId = param(parameters, 'groupId');
+  const groupId = param(parameters, "groupId");
   return (context) => {
     const id = stickyId(context);
     return !!id && normalizedStrategyValue(id, groupId) <= percentage;

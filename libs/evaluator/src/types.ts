@@ -1,25 +1,25 @@
 // Wire shapes of the Unleash client-features payload (`/api/client/features`), as the SDKs read it.
 
 export type Operator =
-  | 'IN'
-  | 'NOT_IN'
-  | 'STR_ENDS_WITH'
-  | 'STR_STARTS_WITH'
-  | 'STR_CONTAINS'
-  | 'NUM_EQ'
-  | 'NUM_GT'
-  | 'NUM_GTE'
-  | 'NUM_LT'
-  | 'NUM_LTE'
-  | 'DATE_AFTER'
-  | 'DATE_BEFORE'
-  | 'SEMVER_EQ'
-  | 'SEMVER_GT'
-  | 'SEMVER_GTE'
-  | 'SEMVER_LT'
-  | 'SEMVER_LTE'
-  | 'REGEX'
-  | 'IN_CIDR';
+  | "IN"
+  | "NOT_IN"
+  | "STR_ENDS_WITH"
+  | "STR_STARTS_WITH"
+  | "STR_CONTAINS"
+  | "NUM_EQ"
+  | "NUM_GT"
+  | "NUM_GTE"
+  | "NUM_LT"
+  | "NUM_LTE"
+  | "DATE_AFTER"
+  | "DATE_BEFORE"
+  | "SEMVER_EQ"
+  | "SEMVER_GT"
+  | "SEMVER_GTE"
+  | "SEMVER_LT"
+  | "SEMVER_LTE"
+  | "REGEX"
+  | "IN_CIDR";
 
 export interface Constraint {
   contextName: string;
@@ -50,7 +50,7 @@ export interface VariantOverride {
 export interface Variant {
   name: string;
   weight: number;
-  weightType?: 'fix' | 'variable' | (string & {});
+  weightType?: "fix" | "variable" | (string & {});
   stickiness?: string;
   payload?: VariantPayload;
   overrides?: VariantOverride[];

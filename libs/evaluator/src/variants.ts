@@ -1,6 +1,6 @@
-import { resolveContextValue } from './context.js';
-import { normalizedVariantValue, variantStickinessValue } from './stickiness.js';
-import type { Context, EvaluateOptions, Variant } from './types.js';
+import { resolveContextValue } from "./context.js";
+import { normalizedVariantValue, variantStickinessValue } from "./stickiness.js";
+import type { Context, EvaluateOptions, Variant } from "./types.js";
 
 interface CompiledOverride {
   contextName: string;
@@ -51,11 +51,7 @@ function findOverride(compiled: CompiledVariants, context: Context): Variant | u
 }
 
 /** The variant for this context, or undefined when the weights sum to nothing. */
-export function selectVariant(
-  compiled: CompiledVariants,
-  context: Context,
-  options: EvaluateOptions,
-): Variant | undefined {
+export function selectVariant(compiled: CompiledVariants, context: Context, options: EvaluateOptions): Variant | undefined {
   if (compiled.totalWeight <= 0) return undefined;
   const override = findOverride(compiled, context);
   if (override) return override;

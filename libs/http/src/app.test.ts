@@ -39,7 +39,14 @@ beforeAll(async () => {
   const app = createHttpApp({
     logger: createLogger({ service: "test", level: "silent" }),
     routers: [router],
-    readiness: [{ name: "store", check: async () => { if (!ready) throw new Error("store down"); } }],
+    readiness: [
+      {
+        name: "store",
+        check: async () => {
+          if (!ready) throw new Error("store down");
+        },
+      },
+    ],
   });
   running = await listen(app, 0, "127.0.0.1");
 });

@@ -29,11 +29,7 @@ export function toValidationError(err: RequestValidationError): ValidationError 
 }
 
 /** Mounts a ts-rest router with validation errors in the spec's shape. */
-export function mountContract<T extends AppRouter>(
-  target: IRouter,
-  contract: T,
-  implementation: RouterImplementation<T>,
-): void {
+export function mountContract<T extends AppRouter>(target: IRouter, contract: T, implementation: RouterImplementation<T>): void {
   createExpressEndpoints(contract, implementation, target, {
     requestValidationErrorHandler: (err, _req, _res, next) => next(toValidationError(err)),
   });

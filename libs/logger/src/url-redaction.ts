@@ -5,7 +5,5 @@
  * personal access token secrets), keeping the rest of the URL readable.
  */
 export function redactSecretsInUrl(url: string): string {
-  return url
-    .replace(/((?::|%3A)[^/?#&=:]*\.)[^/?#&]+/gi, "$1[redacted]")
-    .replace(/[0-9a-f]{24,}/gi, "[redacted]");
+  return url.replace(/((?::|%3A)[^/?#&=:]*\.)[^/?#&]+/gi, "$1[redacted]").replace(/[0-9a-f]{24,}/gi, "[redacted]");
 }

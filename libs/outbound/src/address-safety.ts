@@ -34,7 +34,9 @@ export class TargetRefused extends Error {
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
 export const systemResolver: Resolver = (hostname) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
+  );
 
 /**
  * A `lookup` for http.request that resolves the name, refuses it when any answer is not public, and
@@ -50,7 +52,8 @@ export function guardedLookup({ allowPrivate, resolve = systemResolver }: { allo
           return callback(new TargetRefused(`${hostname} resolves to ${refused.address}, ${reason}; addon targets must be public`), "", 4);
         }
         const usable = options.family ? addresses.filter((a) => a.family === options.family) : addresses;
-        if (usable.length === 0) return callback(Object.assign(new Error(`${hostname} has no usable address`), { code: "ENOTFOUND" }), "", 4);
+        if (usable.length === 0)
+          return callback(Object.assign(new Error(`${hostname} has no usable address`), { code: "ENOTFOUND" }), "", 4);
         if (options.all) return (callback as unknown as (err: null, addresses: LookupAddress[]) => void)(null, usable);
         callback(null, usable[0].address, usable[0].family);
       },

@@ -7,14 +7,23 @@ import { defaultTrustedProxies } from "@vexil/http";
 export const platformEnv = z.object({
   LOG_LEVEL: envSchemas.logLevel.default("info"),
   DATA_DIR: z.string().default("./data"),
-  MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, "must be a mongodb:// or mongodb+srv:// URL").optional(),
+  MONGODB_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, "must be a mongodb:// or mongodb+srv:// URL")
+    .optional(),
   MONGODB_DATABASE: z.string().optional(),
   NATS_URL: envSchemas.url.optional(),
-  NATS_STREAM: z.string().regex(/^[\w-]+$/).default("VEXIL_EVENTS"),
+  NATS_STREAM: z
+    .string()
+    .regex(/^[\w-]+$/)
+    .default("VEXIL_EVENTS"),
   /** Copies of the event stream in a NATS cluster (3 for a three-node cluster). */
   NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** Puts every subject under `<namespace>.`, so installations (or test runs) can share one NATS. */
-  NATS_NAMESPACE: z.string().regex(/^[\w-]+$/, "letters, digits, _ and - only").optional(),
+  NATS_NAMESPACE: z
+    .string()
+    .regex(/^[\w-]+$/, "letters, digits, _ and - only")
+    .optional(),
   REDIS_URL: envSchemas.url.optional(),
   REDIS_KEY_PREFIX: z.string().default("vexil:"),
   /** Peers whose X-Forwarded-For gives the client address (Express "trust proxy" syntax). */

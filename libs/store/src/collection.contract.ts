@@ -60,7 +60,10 @@ export function describeCollectionContract(name: string, makeEngine: () => Promi
 
       it("keeps string and number ids apart", async () => {
         const c = fresh();
-        await c.insertMany([{ _id: 1, name: "number" }, { _id: "1", name: "string" }]);
+        await c.insertMany([
+          { _id: 1, name: "number" },
+          { _id: "1", name: "string" },
+        ]);
         expect((await c.findOne({ _id: 1 }))?.name).toBe("number");
         expect((await c.findOne({ _id: "1" }))?.name).toBe("string");
       });
@@ -264,9 +267,10 @@ export function describeCollectionContract(name: string, makeEngine: () => Promi
         expect(await c.findOneAndUpdate({ _id: "x" }, { $set: { name: "x" } })).toBeNull();
         expect(await c.countDocuments({})).toBe(0);
         expect(await c.findOneAndUpdate({ _id: "x" }, { $set: { name: "x" } }, { upsert: true })).toBeNull();
-        expect(
-          await c.findOneAndUpdate({ _id: "y" }, { $set: { name: "y" } }, { upsert: true, returnDocument: "after" }),
-        ).toEqual({ _id: "y", name: "y" });
+        expect(await c.findOneAndUpdate({ _id: "y" }, { $set: { name: "y" } }, { upsert: true, returnDocument: "after" })).toEqual({
+          _id: "y",
+          name: "y",
+        });
         expect(await c.countDocuments({})).toBe(2);
       });
 
@@ -339,9 +343,7 @@ export function describeCollectionContract(name: string, makeEngine: () => Promi
         expect((err as DuplicateKeyError).keyPattern).toEqual({ name: 1 });
         await expect(c.updateOne({ _id: 2 }, { $set: { name: "alpha" } })).rejects.toBeInstanceOf(DuplicateKeyError);
         await expect(c.replaceOne({ _id: 3 }, { name: "alpha" })).rejects.toBeInstanceOf(DuplicateKeyError);
-        await expect(
-          c.updateOne({ _id: 11 }, { $set: { name: "beta" } }, { upsert: true }),
-        ).rejects.toBeInstanceOf(DuplicateKeyError);
+        await expect(c.updateOne({ _id: 11 }, { $set: { name: "beta" } }, { upsert: true })).rejects.toBeInstanceOf(DuplicateKeyError);
         expect(await c.countDocuments({})).toBe(4);
         expect((await c.findOne({ _id: 2 }))?.name).toBe("beta");
       });
@@ -371,7 +373,10 @@ export function describeCollectionContract(name: string, makeEngine: () => Promi
 
       it("refuses to create a unique index over documents that already collide", async () => {
         const c = fresh();
-        await c.insertMany([{ _id: 1, name: "twin" }, { _id: 2, name: "twin" }]);
+        await c.insertMany([
+          { _id: 1, name: "twin" },
+          { _id: 2, name: "twin" },
+        ]);
         await expect(c.createIndex({ name: 1 }, { unique: true })).rejects.toBeInstanceOf(DuplicateKeyError);
         await c.insertOne({ _id: 3, name: "twin" });
         expect(await c.countDocuments({ name: "twin" })).toBe(3);

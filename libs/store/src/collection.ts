@@ -112,11 +112,7 @@ export interface Collection<T extends BaseDocument> {
   countDocuments(filter: Filter<T>, options?: SessionOption): Promise<number>;
   updateOne(filter: Filter<T>, update: UpdateFilter<T>, options?: UpdateOptions): Promise<UpdateResult>;
   updateMany(filter: Filter<T>, update: UpdateFilter<T>, options?: UpdateOptions): Promise<UpdateResult>;
-  findOneAndUpdate<P = T>(
-    filter: Filter<T>,
-    update: UpdateFilter<T>,
-    options?: FindOneAndUpdateOptions,
-  ): Promise<P | null>;
+  findOneAndUpdate<P = T>(filter: Filter<T>, update: UpdateFilter<T>, options?: FindOneAndUpdateOptions): Promise<P | null>;
   /** Replaces the whole document except `_id`, which cannot change. */
   replaceOne(filter: Filter<T>, replacement: T | Omit<T, "_id">, options?: UpdateOptions): Promise<UpdateResult>;
   deleteOne(filter: Filter<T>, options?: SessionOption): Promise<DeleteResult>;

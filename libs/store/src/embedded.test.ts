@@ -142,9 +142,7 @@ describe("embedded engine behaviour", () => {
         await flags.insertOne({ _id: 1, name: "no session" });
       }),
     ).rejects.toThrow(/pass \{ session \}/);
-    await expect(engine.withTransaction(() => engine.withTransaction(async () => 1))).rejects.toThrow(
-      /pass \{ session \}/,
-    );
+    await expect(engine.withTransaction(() => engine.withTransaction(async () => 1))).rejects.toThrow(/pass \{ session \}/);
     expect(await flags.countDocuments({})).toBe(0);
     await engine.close();
   });

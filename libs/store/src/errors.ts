@@ -12,13 +12,7 @@ export class DuplicateKeyError extends Error {
   /** The colliding values, by field; absent when the server did not report them. */
   readonly keyValue?: Record<string, unknown>;
 
-  constructor(
-    collection: string,
-    index: string,
-    keyPattern: IndexKeys,
-    keyValue?: Record<string, unknown>,
-    options?: ErrorOptions,
-  ) {
+  constructor(collection: string, index: string, keyPattern: IndexKeys, keyValue?: Record<string, unknown>, options?: ErrorOptions) {
     super(`Duplicate key in ${collection} on index ${index}`, options);
     this.index = index;
     this.keyPattern = keyPattern;

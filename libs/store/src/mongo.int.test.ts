@@ -9,9 +9,7 @@ const url = process.env.MONGODB_URL;
 const database = `vexil_store_test_${randomUUID().slice(0, 8)}`;
 
 if (url) {
-  describeCollectionContract("mongo", () =>
-    createMongoEngine({ url, database, clientOptions: { serverSelectionTimeoutMS: 5000 } }),
-  );
+  describeCollectionContract("mongo", () => createMongoEngine({ url, database, clientOptions: { serverSelectionTimeoutMS: 5000 } }));
   afterAll(async () => {
     const client = new MongoClient(url);
     try {

@@ -47,12 +47,14 @@ export class AddonConfigs {
 
   /** Fetches the list from admin; rejects when admin does not answer. */
   refresh(): Promise<AddonConfig[]> {
-    const next = this.chain.catch(() => undefined).then(async () => {
-      const reply = await this.bus.request(addonTopics.list.subject, {});
-      const { addons } = addonTopics.list.reply.parse(reply);
-      this.addons = addons;
-      return addons;
-    });
+    const next = this.chain
+      .catch(() => undefined)
+      .then(async () => {
+        const reply = await this.bus.request(addonTopics.list.subject, {});
+        const { addons } = addonTopics.list.reply.parse(reply);
+        this.addons = addons;
+        return addons;
+      });
     this.chain = next;
     return next;
   }

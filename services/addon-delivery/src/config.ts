@@ -11,7 +11,11 @@ export const addonDeliveryEnv = platformEnv.extend({
   ADDONS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
   /** First retry delay; each later one doubles, with jitter, up to ADDONS_BACKOFF_MAX_MS. */
   ADDONS_BACKOFF_BASE_MS: z.coerce.number().int().min(0).default(1000),
-  ADDONS_BACKOFF_MAX_MS: z.coerce.number().int().min(0).default(5 * 60_000),
+  ADDONS_BACKOFF_MAX_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(5 * 60_000),
   ADDONS_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   /** How long a replica's lease on an addon's queue lasts unless renewed: the takeover delay after a crash. */
   ADDONS_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),

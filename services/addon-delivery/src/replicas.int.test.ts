@@ -163,7 +163,8 @@ describe.skipIf(!nats)("addon delivery with two replicas sharing one store", () 
     // a comes back to life with a 2xx far too late: its claims were taken, it records nothing.
     unstick.forEach((answer) => answer());
     await new Promise((r) => setTimeout(r, 2 * settings.leaseMs));
-    const log = ((await bus.request(addonTopics.deliveries.subject, { addonId: 1, limit: 100, offset: 0 })) as IntegrationEvents).integrationEvents;
+    const log = ((await bus.request(addonTopics.deliveries.subject, { addonId: 1, limit: 100, offset: 0 })) as IntegrationEvents)
+      .integrationEvents;
     expect(log.map((entry) => [entry.state, entry.details.attempt])).toEqual(burst.map(() => ["success", 1]));
     expect(a.sent).toHaveLength(3);
   }, 20_000);

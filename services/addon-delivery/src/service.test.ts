@@ -77,7 +77,12 @@ describe("addon delivery service", () => {
   });
 
   async function start() {
-    service = await createAddonDeliveryService({ engines: { store, bus, cache: createMemoryCache() }, logger, settings: fastRetries, send });
+    service = await createAddonDeliveryService({
+      engines: { store, bus, cache: createMemoryCache() },
+      logger,
+      settings: fastRetries,
+      send,
+    });
     await service.start();
   }
   const publish = (e: DomainEvent) => bus.publishEvent(`events.${e.type}`, e, { msgId: e.id });

@@ -26,7 +26,13 @@ export const deliveryConsumerName = "addon-delivery";
  * takes it. The consumer only records deliveries (fast, in stream order) and acks; per-addon
  * workers send them. The delivery log is served to admin over the bus (`addons.deliveries`).
  */
-export async function createAddonDeliveryService({ engines, logger, settings: overrides, send, clock = () => new Date() }: AddonDeliveryDeps): Promise<VexilService> {
+export async function createAddonDeliveryService({
+  engines,
+  logger,
+  settings: overrides,
+  send,
+  clock = () => new Date(),
+}: AddonDeliveryDeps): Promise<VexilService> {
   const settings = { ...defaultDeliverySettings, ...overrides };
   const log = logger.child({ module: "addon-delivery" });
   const store = await DeliveryStore.create(engines.store);
@@ -53,7 +59,14 @@ export async function createAddonDeliveryService({ engines, logger, settings: ov
   return {
     // No public paths: the process serves only health and readiness.
     router: express.Router(),
-    readiness: [{ name: "event-consumer", check: async () => { if (!consumer) throw new Error("not consuming yet"); } }],
+    readiness: [
+      {
+        name: "event-consumer",
+        check: async () => {
+          if (!consumer) throw new Error("not consuming yet");
+        },
+      },
+    ],
     async start() {
       deliveryLog = engines.bus.reply(addonTopics.deliveries.subject, async (payload) => {
         const { addonId, limit, offset } = addonTopics.deliveries.request.parse(payload);

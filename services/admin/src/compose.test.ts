@@ -56,10 +56,14 @@ describe("strategies take the segment rules from the segment slice", () => {
     for (const name of ["s1", "s2", "s3"]) ids.push((await segmentService.create({ name, constraints: [] }, admin)).id);
     const foreign = await segmentService.create({ name: "theirs", project: "other", constraints: [] }, admin);
     await featureService.create("default", { name: "segmented" }, admin);
-    const add = (segments: number[]) => featureService.addStrategy("default", "segmented", "development", { name: "default", segments }, admin);
+    const add = (segments: number[]) =>
+      featureService.addStrategy("default", "segmented", "development", { name: "default", segments }, admin);
 
     await expect(add(ids)).rejects.toMatchObject({ name: "ValidationError", message: expect.stringMatching(/at most 2 segments/) });
-    await expect(add([foreign.id])).rejects.toMatchObject({ name: "ValidationError", message: expect.stringMatching(/belongs to project other/) });
+    await expect(add([foreign.id])).rejects.toMatchObject({
+      name: "ValidationError",
+      message: expect.stringMatching(/belongs to project other/),
+    });
     await expect(add([999])).rejects.toMatchObject({ name: "ValidationError", message: expect.stringMatching(/no segment exists/) });
     expect((await featureService.get("segmented")).environments.development?.strategies ?? []).toEqual([]);
 
@@ -70,7 +74,13 @@ describe("strategies take the segment rules from the segment slice", () => {
   it("gives a flexible rollout without a group id the flag's name, as the default strategy does", async () => {
     const { featureService } = system.deps;
     await featureService.create("default", { name: "grouped" }, admin);
-    const added = await featureService.addStrategy("default", "grouped", "development", { name: "flexibleRollout", parameters: { rollout: "50", stickiness: "default" } }, admin);
+    const added = await featureService.addStrategy(
+      "default",
+      "grouped",
+      "development",
+      { name: "flexibleRollout", parameters: { rollout: "50", stickiness: "default" } },
+      admin,
+    );
     expect(added.parameters.groupId).toBe("grouped");
     const enabled = await featureService.setEnvironmentEnabled("default", "grouped", "production", true, admin);
     expect(enabled.environments.production?.strategies[0]?.parameters.groupId).toBe("grouped");

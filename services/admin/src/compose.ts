@@ -97,7 +97,8 @@ export async function createAdminDeps({
     features: {
       countLive: (project, session) => stores.features.count({ project, archived: false }, session),
       deleteArchived: async (project, session) => {
-        for (const flag of await stores.features.list({ project, archived: true }, session)) await stores.features.delete(flag._id, session);
+        for (const flag of await stores.features.list({ project, archived: true }, session))
+          await stores.features.delete(flag._id, session);
       },
     },
     collaboration: {
@@ -193,7 +194,11 @@ export async function createAdminDeps({
   const projectMembers = await ProjectMembers.create({
     engine: store,
     projects: projectService,
-    userExists: (id) => governance.users.get(id).then(() => true, () => false),
+    userExists: (id) =>
+      governance.users.get(id).then(
+        () => true,
+        () => false,
+      ),
     unitOfWork,
     clock,
   });

@@ -59,7 +59,13 @@ export function createAdminService(deps: AdminDeps): AdminService {
   router.use(uiConfigRoutes({ limits: deps.segmentLimits, access }));
   router.use(environmentRoutes({ environments: deps.environmentService, projects: deps.projectService, access }));
   router.use(
-    projectRoutes({ projects: deps.projectService, features: deps.featureService, reports: deps.projectReports, access, clock: deps.clock }),
+    projectRoutes({
+      projects: deps.projectService,
+      features: deps.featureService,
+      reports: deps.projectReports,
+      access,
+      clock: deps.clock,
+    }),
   );
   router.use(featureRoutes({ features: deps.featureService, projects: deps.projectService, access }));
   router.use(deps.signals.router());

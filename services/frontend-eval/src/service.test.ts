@@ -199,7 +199,11 @@ describe("frontend-eval service", () => {
       const metrics = {
         appName: "web",
         instanceId: "browser",
-        bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: { alpha: { yes: 2, no: 0, variants: {} }, idle: { yes: 0, no: 0 } } },
+        bucket: {
+          start: new Date().toISOString(),
+          stop: new Date().toISOString(),
+          toggles: { alpha: { yes: 2, no: 0, variants: {} }, idle: { yes: 0, no: 0 } },
+        },
       };
       expect((await post("/api/frontend/client/metrics", tokens.frontend, metrics)).status).toBe(200);
       expect((await post("/api/frontend/client/register", tokens.frontend, { appName: "web" })).status).toBe(200);
@@ -277,8 +281,20 @@ describe("frontend-eval service", () => {
     });
 
     it("accepts register (202) and metrics (202), refusing bodies without appName", async () => {
-      expect((await post("/api/client/register", tokens.client, { appName: "svc", instanceId: "i1", strategies: ["default"], started: new Date().toISOString(), interval: 1000 })).status).toBe(202);
-      expect((await post("/api/client/metrics", tokens.client, { appName: "svc", bucket: { start: 1, stop: 2, toggles: {} } })).status).toBe(202);
+      expect(
+        (
+          await post("/api/client/register", tokens.client, {
+            appName: "svc",
+            instanceId: "i1",
+            strategies: ["default"],
+            started: new Date().toISOString(),
+            interval: 1000,
+          })
+        ).status,
+      ).toBe(202);
+      expect(
+        (await post("/api/client/metrics", tokens.client, { appName: "svc", bucket: { start: 1, stop: 2, toggles: {} } })).status,
+      ).toBe(202);
       expect((await post("/api/client/register", tokens.client, { instanceId: "i1" })).status).toBe(400);
       expect((await get("/api/client/features", tokens.frontend)).status).toBe(403);
     });
@@ -379,7 +395,9 @@ describe("frontend-eval service", () => {
         ["gamma", true],
       ]);
       const events = (await (await get("/api/client/delta", tokens.client, { "if-none-match": '"12"' })).json()).events;
-      expect(events.map((e: { type: string; feature?: ClientFeature; featureName?: string }) => [e.type, e.feature?.name ?? e.featureName])).toEqual([
+      expect(
+        events.map((e: { type: string; feature?: ClientFeature; featureName?: string }) => [e.type, e.feature?.name ?? e.featureName]),
+      ).toEqual([
         ["feature-updated", "alpha"],
         ["feature-updated", "delta"],
         ["feature-removed", "props"],

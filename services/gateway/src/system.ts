@@ -3,14 +3,7 @@ import { createAdminDeps, createAdminService, type AdminSettings } from "@vexil/
 import { createFrontendEvalService, type FrontendEvalConfig } from "@vexil/frontend-eval";
 import { createHttpApp, listen } from "@vexil/http";
 import type { Logger } from "@vexil/logger";
-import {
-  openBus,
-  openCache,
-  openStore,
-  type Engines,
-  type PlatformConfig,
-  type VexilService,
-} from "@vexil/runtime";
+import { openBus, openCache, openStore, type Engines, type PlatformConfig, type VexilService } from "@vexil/runtime";
 import { createSignalIngestService, type SignalIngestLimits } from "@vexil/signal-ingest";
 import type { StoreEngine } from "@vexil/store";
 import { createDocsRouter } from "./docs.js";
@@ -54,7 +47,11 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
   const child = (service: string) => logger.child({ service });
 
   const admin = createAdminService(
-    await createAdminDeps({ engines: await enginesFor("admin"), settings: { ADDONS_ALLOW_PRIVATE_URLS: settings.addonDelivery?.allowPrivateUrls, ...settings.admin }, logger: child("admin") }),
+    await createAdminDeps({
+      engines: await enginesFor("admin"),
+      settings: { ADDONS_ALLOW_PRIVATE_URLS: settings.addonDelivery?.allowPrivateUrls, ...settings.admin },
+      logger: child("admin"),
+    }),
   );
   const frontendEval = await createFrontendEvalService({
     engines: await enginesFor("frontend-eval"),

@@ -83,11 +83,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     return this.update(filter, update, options, (draft) => this.matching(draft, filter));
   }
 
-  async findOneAndUpdate<P = T>(
-    filter: Filter<T>,
-    update: UpdateFilter<T>,
-    options: FindOneAndUpdateOptions = {},
-  ): Promise<P | null> {
+  async findOneAndUpdate<P = T>(filter: Filter<T>, update: UpdateFilter<T>, options: FindOneAndUpdateOptions = {}): Promise<P | null> {
     const wantAfter = options.returnDocument === "after";
     const result = await this.core.write(options.session, (draft) => {
       const target = this.first(draft, filter, options.sort);

@@ -81,9 +81,7 @@ export class MongoStoreCollection<T extends BaseDocument> implements Collection<
   }
 
   countDocuments(filter: Filter<T>, options?: SessionOption): Promise<number> {
-    return this.run(() =>
-      this.collection.countDocuments(filter as MongoFilter<Doc>, { session: this.sessionOf(options?.session) }),
-    );
+    return this.run(() => this.collection.countDocuments(filter as MongoFilter<Doc>, { session: this.sessionOf(options?.session) }));
   }
 
   updateOne(filter: Filter<T>, update: UpdateFilter<T>, options: UpdateOptions = {}): Promise<UpdateResult> {
@@ -108,11 +106,7 @@ export class MongoStoreCollection<T extends BaseDocument> implements Collection<
     );
   }
 
-  findOneAndUpdate<P = T>(
-    filter: Filter<T>,
-    update: UpdateFilter<T>,
-    options: FindOneAndUpdateOptions = {},
-  ): Promise<P | null> {
+  findOneAndUpdate<P = T>(filter: Filter<T>, update: UpdateFilter<T>, options: FindOneAndUpdateOptions = {}): Promise<P | null> {
     return this.run(
       () =>
         this.collection.findOneAndUpdate(filter as MongoFilter<Doc>, withUpsertId(filter, update, options), {
@@ -175,11 +169,7 @@ function withUpsertId<T>(filter: Filter<T>, update: UpdateFilter<T>, options: Up
   return { ...update, $setOnInsert: { ...update.$setOnInsert, _id: randomUUID() } } as MongoUpdate<Doc>;
 }
 
-function toUpdateResult(result: {
-  matchedCount: number;
-  modifiedCount: number;
-  upsertedId: unknown;
-}): UpdateResult {
+function toUpdateResult(result: { matchedCount: number; modifiedCount: number; upsertedId: unknown }): UpdateResult {
   return {
     matchedCount: result.matchedCount,
     modifiedCount: result.modifiedCount,

@@ -46,24 +46,20 @@ export async function createMongoEngine(options: MongoEngineOptions): Promise<St
   const counters = db.collection<Counter>("counters");
 
   return {
-    collection: <T extends BaseDocument>(name: string) =>
-      new MongoStoreCollection<T>(db.collection(name), sessionOf),
+    collection: <T extends BaseDocument>(name: string) => new MongoStoreCollection<T>(db.collection(name), sessionOf),
 
     async withTransaction(fn) {
       const clientSession = client.startSession();
       try {
         // The driver retries fn on transient transaction errors and commit uncertainty.
-        return await clientSession.withTransaction(() =>
-          fn(new MongoSession(client, clientSession) as unknown as StoreSession),
-        );
+        return await clientSession.withTransaction(() => fn(new MongoSession(client, clientSession) as unknown as StoreSession));
       } finally {
         await clientSession.endSession();
       }
     },
 
     async nextSequence(name) {
-      const next = () =>
-        counters.findOneAndUpdate({ _id: name }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: "after" });
+      const next = () => counters.findOneAndUpdate({ _id: name }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: "after" });
       let counter: Counter | null;
       try {
         counter = await next();

@@ -188,7 +188,10 @@ export class DeliveryQueue {
       : now.getTime() + retryDelay(attempt, { baseMs: this.options.backoffBaseMs, maxMs: this.options.backoffMaxMs }, this.options.random);
     const details = exhausted && !failure.final ? `${failure.details} (gave up after ${attempt} attempts)` : failure.details;
     await record({ state: exhausted ? "failed" : "retrying", statusCode, details, nextAttemptAt, partsDone });
-    logger[exhausted ? "warn" : "debug"]({ addonId: delivery.addonId, key: delivery._id, attempt, details }, exhausted ? "delivery failed" : "delivery will be retried");
+    logger[exhausted ? "warn" : "debug"](
+      { addonId: delivery.addonId, key: delivery._id, attempt, details },
+      exhausted ? "delivery failed" : "delivery will be retried",
+    );
     return 0;
   }
 }

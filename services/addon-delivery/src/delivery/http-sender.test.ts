@@ -28,9 +28,15 @@ describe("http sender", () => {
   const strict = () => createHttpSender({ allowPrivate: false, timeoutMs: 200 });
 
   it("posts the body and headers and reports any status", async () => {
-    await expect(allowing()({ url: `http://127.0.0.1:${port}/ok`, headers: { "x-a": "1" }, body: '{"a":1}' })).resolves.toEqual({ statusCode: 200, body: "ok" });
+    await expect(allowing()({ url: `http://127.0.0.1:${port}/ok`, headers: { "x-a": "1" }, body: '{"a":1}' })).resolves.toEqual({
+      statusCode: 200,
+      body: "ok",
+    });
     expect(received.at(-1)).toMatchObject({ body: '{"a":1}', headers: { "x-a": "1", "content-length": "7" } });
-    await expect(allowing()({ url: `http://localhost:${port}/fail`, headers: {}, body: "" })).resolves.toEqual({ statusCode: 503, body: "try later" });
+    await expect(allowing()({ url: `http://localhost:${port}/fail`, headers: {}, body: "" })).resolves.toEqual({
+      statusCode: 503,
+      body: "try later",
+    });
   });
 
   it("gives up on a target that does not answer in time", async () => {
@@ -57,7 +63,9 @@ describe("http sender", () => {
         { address: "10.0.0.7", family: 4 },
       ],
     });
-    await expect(sender({ url: "http://mixed.example/x", headers: {}, body: "" })).rejects.toThrow(/mixed\.example resolves to 10\.0\.0\.7, a private address/);
+    await expect(sender({ url: "http://mixed.example/x", headers: {}, body: "" })).rejects.toThrow(
+      /mixed\.example resolves to 10\.0\.0\.7, a private address/,
+    );
   });
 
   it("refuses what is not an http(s) URL", async () => {

@@ -11,6 +11,8 @@ export function featureLink(event: DomainEvent, uiUrl: string): string | undefin
 export function eventMarkdown(event: DomainEvent, uiUrl: string): string {
   const link = featureLink(event, uiUrl);
   const subject = event.featureName ? `feature flag ${link ? `[${event.featureName}](${link})` : `*${event.featureName}*`}` : undefined;
-  const where = [event.project && `in project *${event.project}*`, event.environment && `in environment *${event.environment}*`].filter(Boolean);
+  const where = [event.project && `in project *${event.project}*`, event.environment && `in environment *${event.environment}*`].filter(
+    Boolean,
+  );
   return [`*${event.createdBy}*`, `triggered *${event.type}*`, subject && `for ${subject}`, ...where].filter(Boolean).join(" ");
 }

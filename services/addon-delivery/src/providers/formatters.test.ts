@@ -54,7 +54,8 @@ describe("formatDelivery", () => {
       addon("webhook", {
         url: "https://hooks.example.com/x",
         contentType: "text/plain",
-        bodyTemplate: '{"type":"{{event.type}}","flag":"{{event.featureName}}","desc":"{{event.data.description}}","raw":{{{eventJson}}},"md":"{{{eventMarkdown}}}"}',
+        bodyTemplate:
+          '{"type":"{{event.type}}","flag":"{{event.featureName}}","desc":"{{event.data.description}}","raw":{{{eventJson}}},"md":"{{{eventMarkdown}}}"}',
       }),
       event,
       ctx,
@@ -68,12 +69,20 @@ describe("formatDelivery", () => {
   });
 
   it("webhook: refuses an unclosed template and headers that are not a JSON object", () => {
-    expect(() => formatDelivery(addon("webhook", { url: "https://h.example.com", bodyTemplate: "{{#event}}" }), event, ctx)).toThrow(TargetRefused);
-    expect(() => formatDelivery(addon("webhook", { url: "https://h.example.com", customHeaders: "[1]" }), event, ctx)).toThrow(/customHeaders/);
+    expect(() => formatDelivery(addon("webhook", { url: "https://h.example.com", bodyTemplate: "{{#event}}" }), event, ctx)).toThrow(
+      TargetRefused,
+    );
+    expect(() => formatDelivery(addon("webhook", { url: "https://h.example.com", customHeaders: "[1]" }), event, ctx)).toThrow(
+      /customHeaders/,
+    );
   });
 
   it("slack: one message per slack-tagged channel with a link to the flag", () => {
-    const requests = formatDelivery(addon("slack", { url: "https://hooks.slack.example/x", defaultChannel: "general", username: "Flags" }), event, ctx);
+    const requests = formatDelivery(
+      addon("slack", { url: "https://hooks.slack.example/x", defaultChannel: "general", username: "Flags" }),
+      event,
+      ctx,
+    );
     expect(requests).toHaveLength(2);
     const [first, second] = requests.map((r) => JSON.parse(r.body));
     expect(first).toMatchObject({ username: "Flags", icon_emoji: ":unleash:", channel: "#releases" });
@@ -84,14 +93,28 @@ describe("formatDelivery", () => {
   });
 
   it("slack: the default channel when the flag has no slack tag", () => {
-    const [request] = formatDelivery(addon("slack", { url: "https://hooks.slack.example/x", defaultChannel: "general" }), { ...event, tags: [] }, ctx);
+    const [request] = formatDelivery(
+      addon("slack", { url: "https://hooks.slack.example/x", defaultChannel: "general" }),
+      { ...event, tags: [] },
+      ctx,
+    );
     expect(JSON.parse(request.body).channel).toBe("#general");
   });
 
   it("teams: a MessageCard with the actor, the action and a link", () => {
     const [request] = formatDelivery(addon("teams", { url: "https://teams.example/x" }), event, ctx);
     const card = JSON.parse(request.body);
-    expect(card).toMatchObject({ "@type": "MessageCard", sections: [{ facts: [{ name: "User", value: "alice" }, { name: "Action", value: "feature-created" }] }] });
+    expect(card).toMatchObject({
+      "@type": "MessageCard",
+      sections: [
+        {
+          facts: [
+            { name: "User", value: "alice" },
+            { name: "Action", value: "feature-created" },
+          ],
+        },
+      ],
+    });
     expect(card.potentialAction[0].targets[0].uri).toBe("https://flags.example.com/projects/default/features/new-checkout");
   });
 
@@ -100,12 +123,20 @@ describe("formatDelivery", () => {
     expect(request.url).toBe("https://api.datadoghq.com/api/v1/events");
     expect(request.headers["dd-api-key"]).toBe("dd-key");
     const body = JSON.parse(request.body);
-    expect(body).toMatchObject({ title: "Unleash notification update", tags: ["event:feature-created", "team:payments"], source_type_name: "unleash" });
+    expect(body).toMatchObject({
+      title: "Unleash notification update",
+      tags: ["event:feature-created", "team:payments"],
+      source_type_name: "unleash",
+    });
     expect(body.text).toContain("new-checkout");
   });
 
   it("an event about no flag has no link", () => {
-    const [request] = formatDelivery(addon("teams", { url: "https://teams.example/x" }), { ...event, featureName: null, project: null }, ctx);
+    const [request] = formatDelivery(
+      addon("teams", { url: "https://teams.example/x" }),
+      { ...event, featureName: null, project: null },
+      ctx,
+    );
     expect(JSON.parse(request.body).potentialAction).toEqual([]);
   });
 

@@ -46,14 +46,24 @@ export function formatDelivery(addon: AddonConfig, event: DomainEvent, ctx: Form
       const targets = channels.length > 0 ? channels : [param("defaultChannel") ?? "general"];
       return targets.map((channel) => ({
         url: requireUrl(url),
-        headers: { ...baseHeaders(), "idempotency-key": `${ctx.idempotencyKey}:${channel}`, "x-vexil-delivery": `${ctx.idempotencyKey}:${channel}` },
+        headers: {
+          ...baseHeaders(),
+          "idempotency-key": `${ctx.idempotencyKey}:${channel}`,
+          "x-vexil-delivery": `${ctx.idempotencyKey}:${channel}`,
+        },
         body: JSON.stringify({
           username: param("username") ?? "Unleash",
           icon_emoji: param("emojiIcon") ?? ":unleash:",
           text,
           channel: `#${channel.replace(/^#/, "")}`,
           attachments: link
-            ? [{ actions: [{ name: "featureToggle", text: "Open in Unleash", type: "button", value: "featureToggle", style: "primary", url: link }] }]
+            ? [
+                {
+                  actions: [
+                    { name: "featureToggle", text: "Open in Unleash", type: "button", value: "featureToggle", style: "primary", url: link },
+                  ],
+                },
+              ]
             : [],
         }),
       }));

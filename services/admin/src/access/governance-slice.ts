@@ -117,7 +117,8 @@ export async function createGovernanceSlice({
     /** `/feedback` (behind authentication, like the admin paths). */
     feedbackRouter: (): Router => feedbackRoutes({ feedback, access, clock }),
     /** Sign-in, sign-out and invite signup: no credential needed. */
-    publicRouter: (): Router => authRoutes({ sessions, users, signupTokens, loginLimiter, secureCookies: settings.SECURE_COOKIES ?? false }),
+    publicRouter: (): Router =>
+      authRoutes({ sessions, users, signupTokens, loginLimiter, secureCookies: settings.SECURE_COOKIES ?? false }),
     async start() {
       const created = await users.ensureInitialAdmin(
         { username: settings.INIT_ADMIN_USERNAME ?? "admin", password: settings.INIT_ADMIN_PASSWORD ?? "unleash4all" },

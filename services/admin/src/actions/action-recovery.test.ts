@@ -10,12 +10,21 @@ import { rootRoleRule } from "../roles/root-roles.js";
 import { startActionRecovery } from "./action-recovery.js";
 import { ActionRunner } from "./action-runner.js";
 import { toActionSet } from "./action-service.js";
-import { createActionSetEventStore, createActionSetStore, type ActionSetDocument, type ActionSetEventDocument } from "./action-set-store.js";
+import {
+  createActionSetEventStore,
+  createActionSetStore,
+  type ActionSetDocument,
+  type ActionSetEventDocument,
+} from "./action-set-store.js";
 
 const logger = createLogger({ service: "test", level: "silent" });
 const leaseMs = 30_000;
 const start = new Date("2024-06-01T00:00:00Z");
-const principal: Principal = { kind: "user", via: "personal-access-token", user: { id: 7, name: null, username: "bot", email: null, rootRole: "Editor" } };
+const principal: Principal = {
+  kind: "user",
+  via: "personal-access-token",
+  user: { id: 7, name: null, username: "bot", email: null, rootRole: "Editor" },
+};
 
 const actionSet: ActionSetDocument = {
   _id: 1,
@@ -26,14 +35,35 @@ const actionSet: ActionSetDocument = {
   actorId: 7,
   match: { source: "signal-endpoint", sourceId: 3, payload: {} },
   actions: [
-    { id: 1, action: "TOGGLE_FEATURE_OFF", sortOrder: 1, executionParams: { project: "default", featureName: "first", environment: "production" }, createdAt: start, createdByUserId: 1 },
-    { id: 2, action: "TOGGLE_FEATURE_ON", sortOrder: 2, executionParams: { project: "default", featureName: "second", environment: "production" }, createdAt: start, createdByUserId: 1 },
+    {
+      id: 1,
+      action: "TOGGLE_FEATURE_OFF",
+      sortOrder: 1,
+      executionParams: { project: "default", featureName: "first", environment: "production" },
+      createdAt: start,
+      createdByUserId: 1,
+    },
+    {
+      id: 2,
+      action: "TOGGLE_FEATURE_ON",
+      sortOrder: 2,
+      executionParams: { project: "default", featureName: "second", environment: "production" },
+      createdAt: start,
+      createdByUserId: 1,
+    },
   ],
   createdAt: start,
   createdByUserId: 1,
 };
 
-const signal = (signalId: number) => ({ endpointId: 3, endpointName: "alerts", signalId, source: "monitoring", payload: {}, createdAt: start.toISOString() });
+const signal = (signalId: number) => ({
+  endpointId: 3,
+  endpointName: "alerts",
+  signalId,
+  source: "monitoring",
+  payload: {},
+  createdAt: start.toISOString(),
+});
 
 type ActionState = "not started" | "started" | "success" | "failed";
 
@@ -77,12 +107,21 @@ describe("ActionRunner recovery of interrupted runs", () => {
   /** A log entry as a runner that died at some point would have left it. */
   async function interrupted(signalId: number, states: [ActionState, ActionState]): Promise<ActionSetEventDocument> {
     const snapshot = toActionSet(actionSet);
-    const entry = await (await createActionSetEventStore(engine)).claim({
+    const entry = await (
+      await createActionSetEventStore(engine)
+    ).claim({
       actionSetId: actionSet._id,
       signalId,
       createdAt: clock(),
       state: "started",
-      signal: { id: signalId, source: "signal-endpoint", sourceId: 3, createdAt: start.toISOString(), tokenName: "monitoring", payload: {} },
+      signal: {
+        id: signalId,
+        source: "signal-endpoint",
+        sourceId: 3,
+        createdAt: start.toISOString(),
+        tokenName: "monitoring",
+        payload: {},
+      },
       actionSet: { ...snapshot, actions: snapshot.actions.map((a, i) => ({ ...a, state: states[i] })) },
       lease: { owner: "dead-instance", expiresAt: new Date(now + leaseMs) },
     });
@@ -152,7 +191,10 @@ describe("ActionRunner recovery of interrupted runs", () => {
     expect(calls).toEqual(["b:second"]);
     const [entry] = await log();
     expect(entry.state).toBe("success");
-    expect(entry.actionSet.actions.map((x) => [x.state, x.details])).toEqual([["success", undefined], ["success", undefined]]);
+    expect(entry.actionSet.actions.map((x) => [x.state, x.details])).toEqual([
+      ["success", undefined],
+      ["success", undefined],
+    ]);
     expect(entry.lease.owner).not.toBe("dead-instance");
   });
 
@@ -174,7 +216,10 @@ describe("ActionRunner recovery of interrupted runs", () => {
     expect(await (await runner("b")).recoverInterrupted()).toBe(1);
     let [entry] = await log();
     expect(entry.state).toBe("failed");
-    expect(entry.actionSet.actions[0]).toMatchObject({ state: "failed", details: expect.stringMatching(/interrupted; the action set was disabled/) });
+    expect(entry.actionSet.actions[0]).toMatchObject({
+      state: "failed",
+      details: expect.stringMatching(/interrupted; the action set was disabled/),
+    });
     expect(entry.actionSet.actions[1].state).toBe("not started");
 
     await engine.withTransaction((session) => store.delete(actionSet._id, session));

@@ -5,7 +5,10 @@ import type { ActionRunner } from "./action-runner.js";
  * Finishes action set runs that an admin instance left half-done (it stopped mid-run): once at
  * start, then every `intervalMs`, so a run interrupted on one instance is finished by another.
  */
-export function startActionRecovery(runner: Pick<ActionRunner, "recoverInterrupted">, { intervalMs, logger }: { intervalMs: number; logger: Logger }) {
+export function startActionRecovery(
+  runner: Pick<ActionRunner, "recoverInterrupted">,
+  { intervalMs, logger }: { intervalMs: number; logger: Logger },
+) {
   let running: Promise<void> | undefined;
   const sweep = () => {
     // One sweep at a time; a slow one simply delays the next.

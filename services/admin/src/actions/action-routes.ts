@@ -9,8 +9,7 @@ import type { ActionService } from "./action-service.js";
 export function actionRoutes({ actions, access }: { actions: ActionService; access: AccessService }): Router {
   const router = express.Router();
   // ts-rest types `req.params` after coercion (numeric ids), which express's Request does not allow.
-  const assert = (req: unknown, permission: Permission, project: string) =>
-    access.assert(req as express.Request, permission, { project });
+  const assert = (req: unknown, permission: Permission, project: string) => access.assert(req as express.Request, permission, { project });
   const admin = (req: unknown, project: string) => assert(req, permissions.admin, project);
   mountContract(router, adminContract.actions, {
     list: async ({ params, req }) => {

@@ -26,8 +26,22 @@ const actionSet: ActionSetDocument = {
   actorId: 7,
   match: { source: "signal-endpoint", sourceId: 3, payload: { status: { operator: "IN", values: ["firing"] } } },
   actions: [
-    { id: 2, action: "TOGGLE_FEATURE_ON", sortOrder: 2, executionParams: { project: "default", featureName: "second", environment: "production" }, createdAt: clock(), createdByUserId: 1 },
-    { id: 1, action: "TOGGLE_FEATURE_OFF", sortOrder: 1, executionParams: { project: "default", featureName: "first", environment: "production" }, createdAt: clock(), createdByUserId: 1 },
+    {
+      id: 2,
+      action: "TOGGLE_FEATURE_ON",
+      sortOrder: 2,
+      executionParams: { project: "default", featureName: "second", environment: "production" },
+      createdAt: clock(),
+      createdByUserId: 1,
+    },
+    {
+      id: 1,
+      action: "TOGGLE_FEATURE_OFF",
+      sortOrder: 1,
+      executionParams: { project: "default", featureName: "first", environment: "production" },
+      createdAt: clock(),
+      createdByUserId: 1,
+    },
   ],
   createdAt: clock(),
   createdByUserId: 1,
@@ -91,7 +105,10 @@ describe("ActionRunner", () => {
     expect(calls).toEqual(["first:production:false:bot", "second:production:true:bot"]);
     const [entry] = await log();
     expect(entry).toMatchObject({ signalId: 10, state: "success", signal: { tokenName: "monitoring", sourceId: 3 } });
-    expect(entry.actionSet.actions.map((a) => [a.id, a.state])).toEqual([[1, "success"], [2, "success"]]);
+    expect(entry.actionSet.actions.map((a) => [a.id, a.state])).toEqual([
+      [1, "success"],
+      [2, "success"],
+    ]);
   });
 
   it("runs at most once per signal, even with two admin instances handling the same delivery", async () => {
@@ -123,7 +140,10 @@ describe("ActionRunner", () => {
   it("stops at the first failing action and says why", async () => {
     await seed({
       ...actionSet,
-      actions: [{ ...actionSet.actions[1], executionParams: { ...actionSet.actions[1].executionParams, featureName: "missing" } }, actionSet.actions[0]],
+      actions: [
+        { ...actionSet.actions[1], executionParams: { ...actionSet.actions[1].executionParams, featureName: "missing" } },
+        actionSet.actions[0],
+      ],
     });
     await (await runner()).handle(signal(14, "firing"));
     const [entry] = await log();

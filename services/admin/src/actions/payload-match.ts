@@ -39,7 +39,5 @@ export function compilePayloadFilter(filters: Record<string, ParameterMatch>): P
     compileConstraint({ ...match, contextName: field }),
   ]);
   return (payload, now) =>
-    checks.every(([path, check]) =>
-      check({ properties: { [field]: payloadValue(payload, path) } }, { now, random: Math.random }),
-    );
+    checks.every(([path, check]) => check({ properties: { [field]: payloadValue(payload, path) } }, { now, random: Math.random }));
 }

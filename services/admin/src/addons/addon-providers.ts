@@ -7,8 +7,7 @@ const customHeaders = (placeholder: string): AddonParameterDefinition => ({
   required: false,
   sensitive: true,
   placeholder,
-  description:
-    "(Optional) Extra HTTP headers for each request: a JSON object whose keys and values are all strings.",
+  description: "(Optional) Extra HTTP headers for each request: a JSON object whose keys and values are all strings.",
 });
 
 const featureEvents: EventType[] = [
@@ -159,7 +158,13 @@ export const addonProviders: AddonProviderDefinition[] = [
       { name: "url", displayName: "Microsoft Teams webhook URL", type: "url", required: true, sensitive: true, description: "(Required)" },
       customHeaders('{\n  "ISTIO_USER_KEY": "hunter2",\n  "SOME_OTHER_CUSTOM_HTTP_HEADER": "SOMEVALUE"\n}'),
     ],
-    events: [...featureEvents, "feature-variants-updated", "feature-project-change", "feature-potentially-stale-on", ...changeRequestEvents],
+    events: [
+      ...featureEvents,
+      "feature-variants-updated",
+      "feature-project-change",
+      "feature-potentially-stale-on",
+      ...changeRequestEvents,
+    ],
   },
   {
     name: "datadog",

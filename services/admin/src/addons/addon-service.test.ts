@@ -64,7 +64,15 @@ describe("AddonService", () => {
   it("hands the delivery service the parameters in clear", async () => {
     await service.create(webhook, actor);
     expect(await service.configs()).toEqual([
-      { id: 1, provider: "webhook", enabled: true, parameters: webhook.parameters, events: ["feature-created"], projects: [], environments: [] },
+      {
+        id: 1,
+        provider: "webhook",
+        enabled: true,
+        parameters: webhook.parameters,
+        events: ["feature-created"],
+        projects: [],
+        environments: [],
+      },
     ]);
   });
 
@@ -94,7 +102,12 @@ describe("AddonService", () => {
   it("refuses the mask when nothing is stored to keep, including after a provider change", async () => {
     await expect(service.create({ ...webhook, parameters: { url: "*****" } }, actor)).rejects.toThrow(/mask/);
     const { id } = await service.create(webhook, actor);
-    const slack = { provider: "slack", enabled: true, parameters: { url: "*****", defaultChannel: "general" }, events: ["feature-created"] };
+    const slack = {
+      provider: "slack",
+      enabled: true,
+      parameters: { url: "*****", defaultChannel: "general" },
+      events: ["feature-created"],
+    };
     await expect(service.update(id, slack, actor)).rejects.toThrow(/mask/);
   });
 
@@ -108,9 +121,21 @@ describe("AddonService", () => {
     [{ ...webhook, parameters: { url: "not a url" } }, "body.parameters.url", /not a valid URL/],
     [{ ...webhook, parameters: { url: "https://93.184.216.34", color: "red" } }, "body.parameters.color", /Unknown parameter 'color'/],
     [{ ...webhook, parameters: { url: "https://93.184.216.34", contentType: 5 } }, "body.parameters.contentType", /must be a string/],
-    [{ ...webhook, parameters: { url: "https://93.184.216.34", customHeaders: "notjson" } }, "body.parameters.customHeaders", /JSON object/],
-    [{ ...webhook, parameters: { url: "https://93.184.216.34", customHeaders: '{"X-A": 1}' } }, "body.parameters.customHeaders", /invalid header 'X-A'/],
-    [{ provider: "slack", enabled: true, parameters: { url: "https://93.184.216.34" }, events: [] }, "body.parameters.defaultChannel", /defaultChannel/],
+    [
+      { ...webhook, parameters: { url: "https://93.184.216.34", customHeaders: "notjson" } },
+      "body.parameters.customHeaders",
+      /JSON object/,
+    ],
+    [
+      { ...webhook, parameters: { url: "https://93.184.216.34", customHeaders: '{"X-A": 1}' } },
+      "body.parameters.customHeaders",
+      /invalid header 'X-A'/,
+    ],
+    [
+      { provider: "slack", enabled: true, parameters: { url: "https://93.184.216.34" }, events: [] },
+      "body.parameters.defaultChannel",
+      /defaultChannel/,
+    ],
     [{ provider: "datadog", enabled: true, parameters: {}, events: [] }, "body.parameters.apiKey", /apiKey/],
   ])("refuses a bad request with a 400 naming the field (%#)", async (input, field, message) => {
     const err = await service.create(input as AddonRequest, actor).catch((e: unknown) => e);

@@ -34,11 +34,7 @@ export function seededToken(secret: string, type: ApiTokenType, now: Date): ApiT
  * Adds configured tokens that are not stored yet. With none configured and none stored, creates
  * one admin token and returns its secret so the first start can show it once.
  */
-export async function seedApiTokens(
-  store: ApiTokenStore,
-  seeds: SeedTokens,
-  now: Date,
-): Promise<{ createdAdminSecret?: string }> {
+export async function seedApiTokens(store: ApiTokenStore, seeds: SeedTokens, now: Date): Promise<{ createdAdminSecret?: string }> {
   const configured = [
     ...seeds.admin.map((s) => seededToken(s, "admin", now)),
     ...seeds.client.map((s) => seededToken(s, "client", now)),

@@ -55,7 +55,9 @@ describe("ApiTokenService", () => {
     const token = await service.create({ tokenName: "sdk", type: "client", environment: "production", projects: ["default"] }, systemActor);
     expect(token.secret).toMatch(/^default:production\.[0-9a-f]{56}$/);
     const grants = (await cache.getJson<TokenGrant[]>(tokenGrantsKey))!;
-    expect(grants).toContainEqual(expect.objectContaining({ digest: tokenDigest(token.secret), type: "client", environment: "production" }));
+    expect(grants).toContainEqual(
+      expect.objectContaining({ digest: tokenDigest(token.secret), type: "client", environment: "production" }),
+    );
     expect(JSON.stringify(grants)).not.toContain(token.secret);
   });
 

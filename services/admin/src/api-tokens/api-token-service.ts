@@ -157,7 +157,10 @@ export class ApiTokenService {
     return this.deps.bus.subscribe(tokensSeen, async (payload) => {
       const digests = (payload as Partial<TokensSeen>).digests;
       if (!Array.isArray(digests) || digests.length === 0) return;
-      await this.deps.tokens.markSeen(digests.filter((d) => typeof d === "string"), this.deps.clock());
+      await this.deps.tokens.markSeen(
+        digests.filter((d) => typeof d === "string"),
+        this.deps.clock(),
+      );
     });
   }
 

@@ -22,7 +22,11 @@ export interface ApiTokenStore {
   insert(token: ApiTokenDocument, session?: StoreSession): Promise<void>;
   get(secret: string): Promise<ApiTokenDocument | null>;
   list(filter?: { tokenName?: string; type?: ApiTokenType }): Promise<ApiTokenDocument[]>;
-  update(secret: string, fields: Partial<Pick<ApiTokenDocument, "expiresAt" | "seenAt" | "tokenName">>, session?: StoreSession): Promise<boolean>;
+  update(
+    secret: string,
+    fields: Partial<Pick<ApiTokenDocument, "expiresAt" | "seenAt" | "tokenName">>,
+    session?: StoreSession,
+  ): Promise<boolean>;
   delete(secret: string, session?: StoreSession): Promise<boolean>;
   count(): Promise<number>;
   markSeen(digests: string[], at: Date): Promise<number>;

@@ -35,7 +35,10 @@ export function loginRateLimiter(
       const count = await cache.incrementWindow(`login-rate:${clientIp}:${window}`, windowMs);
       if (count <= limit) return;
       const retryAfterSeconds = Math.max(1, Math.ceil(((window + 1) * windowMs - now) / 1000));
-      throw new TooManyRequests(`Too many sign-in attempts from this address; try again in ${retryAfterSeconds} seconds`, retryAfterSeconds);
+      throw new TooManyRequests(
+        `Too many sign-in attempts from this address; try again in ${retryAfterSeconds} seconds`,
+        retryAfterSeconds,
+      );
     },
   };
 }

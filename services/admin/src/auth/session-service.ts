@@ -7,9 +7,7 @@ import type { SessionStore } from "./session-store.js";
 export const sessionLifetimeMs = 48 * 60 * 60 * 1000;
 
 export class SessionService {
-  constructor(
-    private readonly deps: { sessions: SessionStore; users: UserService; clock: () => Date; lifetimeMs?: number },
-  ) {}
+  constructor(private readonly deps: { sessions: SessionStore; users: UserService; clock: () => Date; lifetimeMs?: number }) {}
 
   /** Starts a session for a verified user; the returned id goes in the cookie and nowhere else. */
   async start(userId: number): Promise<{ sessionId: string; expiresAt: Date }> {

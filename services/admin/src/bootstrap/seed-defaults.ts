@@ -23,7 +23,12 @@ export async function seedDefaults(
       updatedAt: null,
     });
     for (const environment of ["development", "production"]) {
-      await projects.addEnvironment({ _id: projectEnvironmentId("default", environment), project: "default", environment, defaultStrategy: null });
+      await projects.addEnvironment({
+        _id: projectEnvironmentId("default", environment),
+        project: "default",
+        environment,
+        defaultStrategy: null,
+      });
     }
   }
 }

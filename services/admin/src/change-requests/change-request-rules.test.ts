@@ -31,7 +31,16 @@ function request(fields: Partial<ChangeRequestDocument> = {}): ChangeRequestDocu
 }
 
 function change(fields: Partial<StoredChange>): StoredChange {
-  return { id: 1, action: "updateEnabled", feature: "f", payload: { enabled: true }, createdBy: alice, createdAt: now, base: {}, ...fields };
+  return {
+    id: 1,
+    action: "updateEnabled",
+    feature: "f",
+    payload: { enabled: true },
+    createdBy: alice,
+    createdAt: now,
+    base: {},
+    ...fields,
+  };
 }
 
 const approve = (by: Person): Move => ({ kind: "approve", by });
@@ -39,13 +48,18 @@ const approve = (by: Person): Move => ({ kind: "approve", by });
 describe("moves", () => {
   it("sends a draft with changes to review, only by its creator", () => {
     const draft = request({ state: "Draft" });
-    expect(decide(draft, { kind: "submit", by: alice }, now)).toMatchObject({ next: { state: "In review" }, events: ["change-request-sent-to-review"] });
+    expect(decide(draft, { kind: "submit", by: alice }, now)).toMatchObject({
+      next: { state: "In review" },
+      events: ["change-request-sent-to-review"],
+    });
     expect(() => decide(draft, { kind: "submit", by: bob }, now)).toThrow(/Only the creator/);
     expect(() => decide(request({ state: "Draft", changes: [] }), { kind: "submit", by: alice }, now)).toThrow(/without changes/);
   });
 
   it("refuses self-approval with a 403", () => {
-    expect(() => decide(request(), approve(alice), now)).toThrow(expect.objectContaining({ status: 403, message: "You cannot approve your own change request" }));
+    expect(() => decide(request(), approve(alice), now)).toThrow(
+      expect.objectContaining({ status: 403, message: "You cannot approve your own change request" }),
+    );
   });
 
   it("needs minApprovals distinct approvers", () => {
@@ -65,13 +79,21 @@ describe("moves", () => {
     expect(() => decide(request({ state: "Approved" }), apply(), now)).toThrow(/0 of the 1 approvals/);
     const approved = request({ state: "Approved", approvals: [{ createdBy: bob, createdAt: now }] });
     expect(() => decide(approved, apply(["The strategy was deleted"]), now)).toThrow(/has conflicts.*strategy was deleted/);
-    expect(decide(approved, apply(), now)).toMatchObject({ next: { state: "Applied", appliedAt: now }, events: ["change-request-applied"] });
+    expect(decide(approved, apply(), now)).toMatchObject({
+      next: { state: "Applied", appliedAt: now },
+      events: ["change-request-applied"],
+    });
   });
 
   it("treats Rejected, Cancelled and Applied as final", () => {
     for (const state of ["Rejected", "Cancelled", "Applied"] as const) {
       const done = request({ state, approvals: [{ createdBy: bob, createdAt: now }] });
-      for (const move of [approve(bob), { kind: "apply", by: bob, conflicts: [] }, { kind: "cancel", by: alice }, { kind: "reject", by: bob }] as Move[]) {
+      for (const move of [
+        approve(bob),
+        { kind: "apply", by: bob, conflicts: [] },
+        { kind: "cancel", by: alice },
+        { kind: "reject", by: bob },
+      ] as Move[]) {
         expect(() => decide(done, move, now)).toThrow(expect.objectContaining({ status: 409 }));
       }
       expect(() => afterContentChange(done, [], now)).toThrow(expect.objectContaining({ status: 409 }));
@@ -79,7 +101,9 @@ describe("moves", () => {
   });
 
   it("lets reviewers reject and the creator cancel, not the other way round", () => {
-    expect(decide(request(), { kind: "reject", by: bob }, now)).toMatchObject({ next: { state: "Rejected", rejections: [{ createdBy: bob }] } });
+    expect(decide(request(), { kind: "reject", by: bob }, now)).toMatchObject({
+      next: { state: "Rejected", rejections: [{ createdBy: bob }] },
+    });
     expect(() => decide(request(), { kind: "reject", by: alice }, now)).toThrow(/cancel it instead/);
     expect(decide(request({ state: "Draft" }), { kind: "cancel", by: alice }, now).next.state).toBe("Cancelled");
     expect(() => decide(request(), { kind: "cancel", by: bob }, now)).toThrow(/Only the creator/);
@@ -179,8 +203,22 @@ describe("conflicts", () => {
   });
 
   it("flags a segment changed or deleted since", () => {
-    const segment = { _id: 4, name: "beta", description: null, project: null, constraints: [], createdBy: null, createdAt: now, version: 2 };
-    const stored = change({ action: "deleteSegment", feature: null, payload: { id: 4 }, base: baseOf({ action: "deleteSegment", payload: { id: 4 } }, null, segment, "production") });
+    const segment = {
+      _id: 4,
+      name: "beta",
+      description: null,
+      project: null,
+      constraints: [],
+      createdBy: null,
+      createdAt: now,
+      version: 2,
+    };
+    const stored = change({
+      action: "deleteSegment",
+      feature: null,
+      payload: { id: 4 },
+      base: baseOf({ action: "deleteSegment", payload: { id: 4 } }, null, segment, "production"),
+    });
     const at = (s: typeof segment | null) => ({ project: "default", environment: "production", feature: null, segment: s });
     expect(conflictOf(stored, at(segment))).toBeUndefined();
     expect(conflictOf(stored, at({ ...segment, version: 3 }))).toMatch(/was changed/);

@@ -42,7 +42,8 @@ export function decide(request: ChangeRequestDocument, move: Move, now: Date): D
   switch (move.kind) {
     case "submit":
       requireState(request, ["Draft"], "sent to review");
-      if (!isCreator) throw new ChangeRequestForbidden("CREATE_CHANGE_REQUEST", "Only the creator of a change request can send it to review");
+      if (!isCreator)
+        throw new ChangeRequestForbidden("CREATE_CHANGE_REQUEST", "Only the creator of a change request can send it to review");
       if (request.changes.length === 0) throw new ValidationError("A change request without changes cannot be sent to review");
       return { next: { ...next, state: "In review" }, events: ["change-request-sent-to-review"] };
 
@@ -62,7 +63,8 @@ export function decide(request: ChangeRequestDocument, move: Move, now: Date): D
 
     case "reject":
       requireState(request, ["In review", "Approved", "Scheduled"], "rejected");
-      if (isCreator) throw new ChangeRequestForbidden("APPROVE_CHANGE_REQUEST", "You cannot reject your own change request; cancel it instead");
+      if (isCreator)
+        throw new ChangeRequestForbidden("APPROVE_CHANGE_REQUEST", "You cannot reject your own change request; cancel it instead");
       return {
         next: { ...next, state: "Rejected", schedule: null, rejections: [...request.rejections, { createdBy: move.by, createdAt: now }] },
         events: ["change-request-rejected"],
@@ -189,7 +191,12 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** What to record when a change is proposed. */
-export function baseOf(change: Pick<StoredChange, "action" | "payload">, feature: FeatureDocument | null, segment: SegmentDocument | null, environment: string): ChangeBase {
+export function baseOf(
+  change: Pick<StoredChange, "action" | "payload">,
+  feature: FeatureDocument | null,
+  segment: SegmentDocument | null,
+  environment: string,
+): ChangeBase {
   if (segment) return { segmentVersion: segment.version };
   if (!feature) return {};
   const env = feature.environments[environment];
@@ -236,7 +243,9 @@ export function conflictOf(change: StoredChange, now: ConflictContext): string |
     case "reorderStrategy": {
       const ids = new Set(env?.strategies.map((s) => s.id) ?? []);
       const missing = (change.payload as { id: string }[]).filter((entry) => !ids.has(entry.id));
-      return missing.length > 0 ? `Strategies ${missing.map((m) => m.id).join(", ")} were deleted after this change was proposed` : undefined;
+      return missing.length > 0
+        ? `Strategies ${missing.map((m) => m.id).join(", ")} were deleted after this change was proposed`
+        : undefined;
     }
     case "patchVariant":
       return change.base.variants !== undefined && canonicalJson(env?.variants ?? []) !== change.base.variants

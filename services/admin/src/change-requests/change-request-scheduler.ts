@@ -59,12 +59,10 @@ export function startChangeRequestScheduler({
   }
 
   function run(): void {
-    running = running
-      .then(tick)
-      .catch((err: unknown) => {
-        logger.error({ err }, "applying scheduled change requests failed");
-        arm(pollMs);
-      });
+    running = running.then(tick).catch((err: unknown) => {
+      logger.error({ err }, "applying scheduled change requests failed");
+      arm(pollMs);
+    });
   }
 
   run();

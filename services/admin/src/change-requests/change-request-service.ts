@@ -58,9 +58,22 @@ export interface FeatureChanges {
     options?: { shouldActivateDisabledStrategies?: boolean },
   ): Promise<unknown>;
   addStrategy(project: string, name: string, environment: string, input: StrategyFields & { name: string }, actor: Actor): Promise<unknown>;
-  updateStrategy(project: string, name: string, environment: string, id: string, input: StrategyFields & { name: string }, actor: Actor): Promise<unknown>;
+  updateStrategy(
+    project: string,
+    name: string,
+    environment: string,
+    id: string,
+    input: StrategyFields & { name: string },
+    actor: Actor,
+  ): Promise<unknown>;
   deleteStrategy(project: string, name: string, environment: string, id: string, actor: Actor): Promise<void>;
-  setStrategySortOrder(project: string, name: string, environment: string, order: { id: string; sortOrder: number }[], actor: Actor): Promise<void>;
+  setStrategySortOrder(
+    project: string,
+    name: string,
+    environment: string,
+    order: { id: string; sortOrder: number }[],
+    actor: Actor,
+  ): Promise<void>;
   setVariants(project: string, name: string, environments: string[], variants: FeatureVariant[], actor: Actor): Promise<unknown>;
   archive(project: string, names: string[], actor: Actor): Promise<void>;
 }
@@ -68,7 +81,11 @@ export interface FeatureChanges {
 /** The segment operations (SegmentService). */
 export interface SegmentChanges {
   find(id: number): Promise<SegmentDocument | null>;
-  update(id: number, input: { name: string; description?: string | null; project?: string | null; constraints: Constraint[] }, actor: Actor): Promise<void>;
+  update(
+    id: number,
+    input: { name: string; description?: string | null; project?: string | null; constraints: Constraint[] },
+    actor: Actor,
+  ): Promise<void>;
   delete(id: number, actor: Actor): Promise<void>;
 }
 
@@ -187,7 +204,8 @@ export class ChangeRequestService {
     for (const environment of new Set([...Object.keys(before.environments), ...Object.keys(after.environments)])) {
       const was = before.environments[environment];
       const is = after.environments[environment];
-      const content = (env: typeof was) => canonicalJson({ enabled: env?.enabled ?? false, strategies: env?.strategies ?? [], variants: env?.variants ?? [] });
+      const content = (env: typeof was) =>
+        canonicalJson({ enabled: env?.enabled ?? false, strategies: env?.strategies ?? [], variants: env?.variants ?? [] });
       if (content(was) !== content(is)) touched.add(environment);
       if (!before.archived && after.archived && was?.enabled) touched.add(environment);
     }
@@ -232,7 +250,13 @@ export class ChangeRequestService {
       if (draft) {
         const next = { ...draft, changes: proposed.reduce(combineChanges, draft.changes), updatedAt: now };
         await this.deps.store.replace(next, tx.session);
-        await tx.record({ type: "change-added", actor, project, environment, data: { changeRequestId: draft._id, changes: proposed.map((c) => c.id) } });
+        await tx.record({
+          type: "change-added",
+          actor,
+          project,
+          environment,
+          data: { changeRequestId: draft._id, changes: proposed.map((c) => c.id) },
+        });
         return next;
       }
       const id = await this.deps.store.nextId();
@@ -283,12 +307,15 @@ export class ChangeRequestService {
       const segment = await this.deps.segments.find(change.payload.id);
       if (!segment) bad(`no segment exists with ID "${change.payload.id}"`, `${path}.payload.id`);
       if (change.action === "updateSegment") {
-        await withPath(`${path}.payload.constraints`, () => this.deps.validateConstraints(change.payload.constraints, `${path}.payload.constraints`));
+        await withPath(`${path}.payload.constraints`, () =>
+          this.deps.validateConstraints(change.payload.constraints, `${path}.payload.constraints`),
+        );
       }
       return { feature: null, segment };
     }
     const feature = await this.deps.features.find(change.feature);
-    if (!feature || feature.project !== project || feature.archived) bad(`feature ${change.feature} does not exist in project ${project}`, `${path}.feature`);
+    if (!feature || feature.project !== project || feature.archived)
+      bad(`feature ${change.feature} does not exist in project ${project}`, `${path}.feature`);
     const strategies = feature!.environments[environment]?.strategies ?? [];
     const strategy = (id: string, field: string): FeatureStrategyDocument =>
       strategies.find((s) => s.id === id) ?? bad(`strategy ${id} does not exist for ${change.feature} in ${environment}`, field);
@@ -393,7 +420,8 @@ export class ChangeRequestService {
       case "Cancelled":
         return this.move(project, id, { kind: "cancel", by }, actor, input.comment);
       case "Scheduled": {
-        if (!input.scheduledAt) throw new ValidationError("scheduledAt is required to schedule a change request", [{ path: "scheduledAt", message: "Required" }]);
+        if (!input.scheduledAt)
+          throw new ValidationError("scheduledAt is required to schedule a change request", [{ path: "scheduledAt", message: "Required" }]);
         const result = await this.move(project, id, { kind: "schedule", by, at: new Date(input.scheduledAt) }, actor, input.comment);
         for (const listener of this.scheduledListeners) listener();
         return result;
@@ -403,7 +431,13 @@ export class ChangeRequestService {
     }
   }
 
-  private async move(project: string, id: number, move: Exclude<Move, { kind: "apply" }>, actor: Actor, comment?: string): Promise<ChangeRequest> {
+  private async move(
+    project: string,
+    id: number,
+    move: Exclude<Move, { kind: "apply" }>,
+    actor: Actor,
+    comment?: string,
+  ): Promise<ChangeRequest> {
     const saved = await this.deps.unitOfWork.run(async (tx) => {
       const request = await this.load(project, id, tx.session);
       const now = this.deps.clock();
@@ -522,7 +556,10 @@ export class ChangeRequestService {
       const request = await this.deps.store.get(id, tx.session);
       if (!request) return;
       if (scheduledActor && request.schedule) {
-        await this.deps.store.replace({ ...request, schedule: { ...request.schedule, status: "failed", failureReason: reason }, failureReason: reason }, tx.session);
+        await this.deps.store.replace(
+          { ...request, schedule: { ...request.schedule, status: "failed", failureReason: reason }, failureReason: reason },
+          tx.session,
+        );
         await tx.record({
           type: "change-request-scheduled-application-failure",
           actor: scheduledActor,
@@ -542,9 +579,16 @@ export class ChangeRequestService {
     await this.deps.unitOfWork.run(async (tx) => {
       const request = await this.load(project, id, tx.session);
       if (request.state !== "Draft") throw new ValidationError(`Only a draft can be discarded; change request ${id} is ${request.state}`);
-      if (request.createdBy.id !== actor.userId) throw new ChangeRequestForbidden("CREATE_CHANGE_REQUEST", "Only the creator of a draft can discard it");
+      if (request.createdBy.id !== actor.userId)
+        throw new ChangeRequestForbidden("CREATE_CHANGE_REQUEST", "Only the creator of a draft can discard it");
       await this.deps.store.delete(id, tx.session);
-      await tx.record({ type: "change-request-discarded", actor, project, environment: request.environment, data: { changeRequestId: id } });
+      await tx.record({
+        type: "change-request-discarded",
+        actor,
+        project,
+        environment: request.environment,
+        data: { changeRequestId: id },
+      });
     });
   }
 
@@ -553,7 +597,12 @@ export class ChangeRequestService {
       const request = await this.load(project, id, tx.session);
       const comment = await this.newComment(text, actor, this.deps.clock());
       await this.deps.store.replace({ ...request, comments: [...request.comments, comment] }, tx.session);
-      return { id: comment.id, text: comment.text, createdBy: { username: comment.createdBy.username }, createdAt: comment.createdAt.toISOString() };
+      return {
+        id: comment.id,
+        text: comment.text,
+        createdBy: { username: comment.createdBy.username },
+        createdAt: comment.createdAt.toISOString(),
+      };
     });
   }
 
@@ -561,7 +610,8 @@ export class ChangeRequestService {
     const saved = await this.deps.unitOfWork.run(async (tx) => {
       const request = await this.load(project, id, tx.session);
       assertNotFinal(request, "retitled");
-      if (request.createdBy.id !== actor.userId) throw new ChangeRequestForbidden("CREATE_CHANGE_REQUEST", "Only the creator of a change request can change its title");
+      if (request.createdBy.id !== actor.userId)
+        throw new ChangeRequestForbidden("CREATE_CHANGE_REQUEST", "Only the creator of a change request can change its title");
       const next = { ...request, title, updatedAt: this.deps.clock() };
       await this.deps.store.replace(next, tx.session);
       return next;
@@ -572,12 +622,23 @@ export class ChangeRequestService {
   async removeChange(project: string, id: number, changeId: number, actor: Actor): Promise<ChangeRequest> {
     const saved = await this.deps.unitOfWork.run(async (tx) => {
       const request = await this.load(project, id, tx.session);
-      if (request.createdBy.id !== actor.userId) throw new ChangeRequestForbidden("CREATE_CHANGE_REQUEST", "Only the creator of a change request can remove its changes");
+      if (request.createdBy.id !== actor.userId)
+        throw new ChangeRequestForbidden("CREATE_CHANGE_REQUEST", "Only the creator of a change request can remove its changes");
       assertEditable(request);
       if (!request.changes.some((c) => c.id === changeId)) throw new NotFoundError(`Change request ${id} has no change ${changeId}`);
-      const next = afterContentChange(request, request.changes.filter((c) => c.id !== changeId), this.deps.clock());
+      const next = afterContentChange(
+        request,
+        request.changes.filter((c) => c.id !== changeId),
+        this.deps.clock(),
+      );
       await this.deps.store.replace(next, tx.session);
-      await tx.record({ type: "change-discarded", actor, project, environment: request.environment, data: { changeRequestId: id, changeId } });
+      await tx.record({
+        type: "change-discarded",
+        actor,
+        project,
+        environment: request.environment,
+        data: { changeRequestId: id, changeId },
+      });
       return next;
     });
     return this.view(saved);
@@ -601,7 +662,13 @@ export class ChangeRequestService {
         actor,
         project: request.project,
         environment: request.environment,
-        data: { changeRequestId: request._id, title: request.title, state: request.state, approvals: request.approvals.length, minApprovals: request.minApprovals },
+        data: {
+          changeRequestId: request._id,
+          title: request.title,
+          state: request.state,
+          approvals: request.approvals.length,
+          minApprovals: request.minApprovals,
+        },
       });
     }
   }
@@ -609,7 +676,8 @@ export class ChangeRequestService {
   private async assertProjectEnvironment(project: string, environment: string): Promise<void> {
     await this.deps.projects.get(project);
     const views = await this.deps.projects.environmentViews(project);
-    if (!views.some((v) => v.name === environment)) throw new NotFoundError(`Environment ${environment} is not enabled in project ${project}`);
+    if (!views.some((v) => v.name === environment))
+      throw new NotFoundError(`Environment ${environment} is not enabled in project ${project}`);
   }
 
   private async load(project: string, id: number, session?: Parameters<ChangeRequestStore["get"]>[1]): Promise<ChangeRequestDocument> {
@@ -627,7 +695,8 @@ export class ChangeRequestService {
     const features = new Map<string, FeatureDocument | null>();
     const segments = new Map<number, SegmentDocument | null>();
     for (const change of request.changes) {
-      if (change.feature !== null && !features.has(change.feature)) features.set(change.feature, await this.deps.features.find(change.feature));
+      if (change.feature !== null && !features.has(change.feature))
+        features.set(change.feature, await this.deps.features.find(change.feature));
       if (change.feature === null) {
         const id = (change.payload as { id: number }).id;
         if (!segments.has(id)) segments.set(id, await this.deps.segments.find(id));
@@ -666,7 +735,8 @@ export class ChangeRequestService {
     if (changes.some((c) => c.action === "addStrategy" && !(c.payload as { disabled?: boolean | null }).disabled)) return undefined;
     const strategies = feature.environments[request.environment]?.strategies ?? [];
     if (strategies.some((s) => !s.disabled)) return undefined;
-    if (strategies.length > 0 && (enable.payload as { shouldActivateDisabledStrategies?: boolean }).shouldActivateDisabledStrategies) return undefined;
+    if (strategies.length > 0 && (enable.payload as { shouldActivateDisabledStrategies?: boolean }).shouldActivateDisabledStrategies)
+      return undefined;
     const strategy = await this.deps.projects.defaultStrategy(request.project, request.environment);
     return { action: "addStrategy", payload: { ...strategy, parameters: strategyParameters(strategy, name) } as Record<string, unknown> };
   }

@@ -30,7 +30,10 @@ export function toChangeRequestResponse(doc: ChangeRequestDocument, context: Vie
   for (const change of doc.changes) {
     if (change.feature === null) {
       const id = (change.payload as { id: number }).id;
-      segments.push({ ...entry(change, context), name: context.segmentNames.get(id) ?? (change.payload as { name?: string }).name ?? String(id) });
+      segments.push({
+        ...entry(change, context),
+        name: context.segmentNames.get(id) ?? (change.payload as { name?: string }).name ?? String(id),
+      });
       continue;
     }
     let feature = features.get(change.feature);
@@ -56,7 +59,12 @@ export function toChangeRequestResponse(doc: ChangeRequestDocument, context: Vie
     segments,
     approvals: doc.approvals.map((a) => ({ createdBy: person(a.createdBy), createdAt: a.createdAt.toISOString() })),
     rejections: doc.rejections.map((r) => ({ createdBy: person(r.createdBy), createdAt: r.createdAt.toISOString() })),
-    comments: doc.comments.map((c) => ({ id: c.id, text: c.text, createdBy: { username: c.createdBy.username }, createdAt: c.createdAt.toISOString() })),
+    comments: doc.comments.map((c) => ({
+      id: c.id,
+      text: c.text,
+      createdBy: { username: c.createdBy.username },
+      createdAt: c.createdAt.toISOString(),
+    })),
     ...(doc.schedule
       ? {
           schedule: {

@@ -60,9 +60,13 @@ export class ProjectMembers implements ProjectParticipation {
   async add(project: string, userIds: number[], roles: number[], actor: Actor): Promise<void> {
     await this.deps.projects.get(project);
     const unknownRole = roles.find((r) => !projectRoles.some((p) => p.id === r));
-    if (unknownRole !== undefined) throw new ValidationError(`Invalid roles: ${unknownRole} is not a project role`, [{ path: "roles", message: "Unknown project role" }]);
+    if (unknownRole !== undefined)
+      throw new ValidationError(`Invalid roles: ${unknownRole} is not a project role`, [
+        { path: "roles", message: "Unknown project role" },
+      ]);
     for (const id of userIds) {
-      if (!(await this.deps.userExists(id))) throw new ValidationError(`Invalid users: no user with id ${id}`, [{ path: "users", message: "Unknown user" }]);
+      if (!(await this.deps.userExists(id)))
+        throw new ValidationError(`Invalid users: no user with id ${id}`, [{ path: "users", message: "Unknown user" }]);
     }
     await this.deps.unitOfWork.run(async (tx) => {
       for (const userId of userIds) {
@@ -127,7 +131,8 @@ export class ProjectMembers implements ProjectParticipation {
         next(err);
       }
     });
-    const hideFrom = (key: "projects" | "features", projectOf: (item: Record<string, unknown>) => unknown) =>
+    const hideFrom =
+      (key: "projects" | "features", projectOf: (item: Record<string, unknown>) => unknown) =>
       (req: Request, res: express.Response, next: express.NextFunction) => {
         const json = res.json.bind(res);
         res.json = (body: unknown) => {
@@ -140,9 +145,18 @@ export class ProjectMembers implements ProjectParticipation {
         };
         next();
       };
-    router.get("/api/admin/projects", hideFrom("projects", (p) => p.id));
-    router.get("/api/admin/features", hideFrom("features", (f) => f.project));
-    router.get("/api/admin/search/features", hideFrom("features", (f) => f.project));
+    router.get(
+      "/api/admin/projects",
+      hideFrom("projects", (p) => p.id),
+    );
+    router.get(
+      "/api/admin/features",
+      hideFrom("features", (f) => f.project),
+    );
+    router.get(
+      "/api/admin/search/features",
+      hideFrom("features", (f) => f.project),
+    );
     return router;
   }
 
@@ -156,7 +170,12 @@ export class ProjectMembers implements ProjectParticipation {
       },
       add: async ({ params, body, req }) => {
         const actor = access.assert(req, permissions.updateProject, { project: params.projectId });
-        await this.add(params.projectId, body.users.map((u) => u.id), body.roles, actor);
+        await this.add(
+          params.projectId,
+          body.users.map((u) => u.id),
+          body.roles,
+          actor,
+        );
         return { status: 200, body: undefined };
       },
       remove: async ({ params, req }) => {

@@ -63,10 +63,7 @@ describe("ClientApplicationService", () => {
     await service.recordSeen([{ ...registration, lastSeen: "2030-01-01T00:01:00.000Z" }]);
 
     const details = await service.get("shop");
-    expect(details.strategies).toEqual([
-      builtInStrategies.find((s) => s.name === "default"),
-      { name: "my-custom", notFound: true },
-    ]);
+    expect(details.strategies).toEqual([builtInStrategies.find((s) => s.name === "default"), { name: "my-custom", notFound: true }]);
     expect(details.instances).toEqual([
       {
         appName: "shop",
@@ -89,7 +86,11 @@ describe("ClientApplicationService", () => {
     await service.recordSeen([seen({ lastSeen: "2030-01-01T00:05:00.000Z", seenToggles: ["b", "a"] })]);
     await service.recordSeen([seen({ lastSeen: "2030-01-01T00:06:00.000Z", seenToggles: ["a", "c"] })]);
     const details = await service.get("shop");
-    expect(details.instances[0]).toMatchObject({ sdkVersion: "unleash-client-node:6.0.0", clientIp: "10.0.0.1", lastSeen: "2030-01-01T00:06:00.000Z" });
+    expect(details.instances[0]).toMatchObject({
+      sdkVersion: "unleash-client-node:6.0.0",
+      clientIp: "10.0.0.1",
+      lastSeen: "2030-01-01T00:06:00.000Z",
+    });
     expect(details.seenToggles).toEqual(["a", "b", "c"]);
     expect(details.strategies.map((s) => s.name)).toEqual(["default", "my-custom"]);
   });
@@ -98,7 +99,9 @@ describe("ClientApplicationService", () => {
     await service.recordSeen([seen({ appName: "worker", instanceId: "w1", sdkType: "frontend", projects: ["default", "other"] })]);
     const details = await service.get("worker");
     expect(details.strategies).toEqual([]);
-    expect(details.instances).toEqual([expect.objectContaining({ instanceId: "w1", sdkVersion: null, clientIp: null, sdkType: "frontend" })]);
+    expect(details.instances).toEqual([
+      expect.objectContaining({ instanceId: "w1", sdkVersion: null, clientIp: null, sdkType: "frontend" }),
+    ]);
   });
 
   it("lists applications with their usage, filtered by name and paged", async () => {

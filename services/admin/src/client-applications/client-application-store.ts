@@ -71,7 +71,11 @@ export interface ClientApplicationStore {
   upsertDetails(appName: string, details: ApplicationDetailsUpdate, at: Date, createdBy: string, session?: StoreSession): Promise<boolean>;
   upsertInstance(sighting: InstanceSighting, session?: StoreSession): Promise<void>;
   get(appName: string, session?: StoreSession): Promise<ClientApplicationDocument | null>;
-  list(query: { nameContains?: string; offset: number; limit: number }): Promise<{ applications: ClientApplicationDocument[]; total: number }>;
+  list(query: {
+    nameContains?: string;
+    offset: number;
+    limit: number;
+  }): Promise<{ applications: ClientApplicationDocument[]; total: number }>;
   instancesOf(appName: string): Promise<ClientInstanceDocument[]>;
   /** Removes the application and its instances; false when there was no such application. */
   delete(appName: string, session?: StoreSession): Promise<boolean>;

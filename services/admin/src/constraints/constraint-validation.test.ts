@@ -35,7 +35,11 @@ describe("constraintProblems", () => {
     ["SEMVER_LT with a v prefix", { contextName: "version", operator: "SEMVER_LT", value: "v1.2.3" }, "constraints.0.value"],
     ["REGEX that does not compile", { contextName: "email", operator: "REGEX", value: "([a-z" }, "constraints.0.value"],
     ["REGEX with lookahead (not RE2)", { contextName: "email", operator: "REGEX", value: "a(?=b)" }, "constraints.0.value"],
-    ["IN_CIDR with a bad range", { contextName: "remoteAddress", operator: "IN_CIDR", values: ["10.0.0.0/8", "10.0.0.0/33"] }, "constraints.0.values.1"],
+    [
+      "IN_CIDR with a bad range",
+      { contextName: "remoteAddress", operator: "IN_CIDR", values: ["10.0.0.0/8", "10.0.0.0/33"] },
+      "constraints.0.values.1",
+    ],
     ["IN_CIDR with a short IPv4", { contextName: "remoteAddress", operator: "IN_CIDR", values: ["127.1"] }, "constraints.0.values.0"],
   ])("refuses %s, naming %s", (_case, constraint, path) => {
     const problems = problemsOf(constraint);

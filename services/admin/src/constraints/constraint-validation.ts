@@ -11,14 +11,7 @@ import { z } from "zod";
  * make the constraint silently false, so it is refused when written instead.
  */
 
-const multiValueOperators = new Set<ConstraintOperator>([
-  "IN",
-  "NOT_IN",
-  "STR_STARTS_WITH",
-  "STR_ENDS_WITH",
-  "STR_CONTAINS",
-  "IN_CIDR",
-]);
+const multiValueOperators = new Set<ConstraintOperator>(["IN", "NOT_IN", "STR_STARTS_WITH", "STR_ENDS_WITH", "STR_CONTAINS", "IN_CIDR"]);
 const numberOperators = new Set<ConstraintOperator>(["NUM_EQ", "NUM_GT", "NUM_GTE", "NUM_LT", "NUM_LTE"]);
 const dateOperators = new Set<ConstraintOperator>(["DATE_AFTER", "DATE_BEFORE"]);
 const semverOperators = new Set<ConstraintOperator>(["SEMVER_EQ", "SEMVER_GT", "SEMVER_GTE", "SEMVER_LT", "SEMVER_LTE"]);

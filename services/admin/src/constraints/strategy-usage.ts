@@ -17,7 +17,10 @@ export function* strategyUses(features: Iterable<FeatureDocument>): Generator<St
 }
 
 /** How many flags and projects the matching strategies are spread over. */
-export function usageCounts(uses: Iterable<{ feature: Pick<FeatureDocument, "_id" | "project"> }>): { usedInFeatures: number; usedInProjects: number } {
+export function usageCounts(uses: Iterable<{ feature: Pick<FeatureDocument, "_id" | "project"> }>): {
+  usedInFeatures: number;
+  usedInProjects: number;
+} {
   const features = new Set<string>();
   const projects = new Set<string>();
   for (const { feature } of uses) {

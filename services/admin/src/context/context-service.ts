@@ -71,7 +71,8 @@ export class ContextService {
     };
     try {
       await this.deps.unitOfWork.run(async (tx) => {
-        if (await this.deps.contextFields.get(doc._id, tx.session)) throw new NameExistsError("A context field with that name already exist");
+        if (await this.deps.contextFields.get(doc._id, tx.session))
+          throw new NameExistsError("A context field with that name already exist");
         await this.deps.contextFields.insert(doc, tx.session);
         await tx.record({ type: "context-field-created", actor, data: toContextField(doc) });
       });

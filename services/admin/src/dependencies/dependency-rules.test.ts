@@ -44,7 +44,10 @@ describe("archiveImpact", () => {
     expect(archiveImpact(["parent", "child"], nodes)).toEqual({ parentsWithChildFeatures: ["parent"], hasDeletedDependencies: true });
   });
   it("is clean when every child goes along", () => {
-    expect(archiveImpact(["parent", "child", "other-child"], nodes)).toEqual({ parentsWithChildFeatures: [], hasDeletedDependencies: true });
+    expect(archiveImpact(["parent", "child", "other-child"], nodes)).toEqual({
+      parentsWithChildFeatures: [],
+      hasDeletedDependencies: true,
+    });
   });
   it("reports a child's own dependency as deleted", () => {
     expect(archiveImpact(["child"], nodes)).toEqual({ parentsWithChildFeatures: [], hasDeletedDependencies: true });

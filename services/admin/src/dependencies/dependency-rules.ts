@@ -16,8 +16,10 @@ export interface DependencyNode {
 export function dependencyProblem(child: DependencyNode, parent: DependencyNode | null, childHasChildren: boolean): string | null {
   if (!parent || parent.archived) return `There is no live feature flag ${parent?.name ?? "with that name"} to depend on`;
   if (parent.name === child.name) return "A feature flag cannot depend on itself";
-  if (parent.project !== child.project) return `The parent ${parent.name} is in project ${parent.project}, not ${child.project}; dependencies stay within a project`;
-  if (parent.dependencies.length > 0) return `${parent.name} depends on ${parent.dependencies[0]?.feature}; a parent cannot itself have a parent`;
+  if (parent.project !== child.project)
+    return `The parent ${parent.name} is in project ${parent.project}, not ${child.project}; dependencies stay within a project`;
+  if (parent.dependencies.length > 0)
+    return `${parent.name} depends on ${parent.dependencies[0]?.feature}; a parent cannot itself have a parent`;
   if (childHasChildren) return `Other flags depend on ${child.name}; a flag with children cannot get a parent`;
   return null;
 }

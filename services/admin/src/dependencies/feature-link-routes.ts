@@ -52,11 +52,15 @@ export function featureLinkRoutes({
     },
   });
   // Endpoint 16 is declared with the project routes; the dependency slice answers it.
-  mountContract(router, { validateArchive: adminContract.projects.validateArchive }, {
-    validateArchive: async ({ params, body, req }) => {
-      access.assert(req, permissions.deleteFeature, { project: params.projectId });
-      return { status: 200, body: await dependencies.validateArchive(params.projectId, body.features) };
+  mountContract(
+    router,
+    { validateArchive: adminContract.projects.validateArchive },
+    {
+      validateArchive: async ({ params, body, req }) => {
+        access.assert(req, permissions.deleteFeature, { project: params.projectId });
+        return { status: 200, body: await dependencies.validateArchive(params.projectId, body.features) };
+      },
     },
-  });
+  );
   return router;
 }

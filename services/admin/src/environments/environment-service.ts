@@ -107,7 +107,9 @@ export class EnvironmentService {
       if (before.protected) throw new ValidationError(`Environment ${name} is protected and cannot be deleted`);
       const projects = await this.deps.projectsWith(name, tx.session);
       if (projects.length > 0) {
-        throw new NameExistsError(`Environment ${name} is enabled in project(s) ${projects.join(", ")}; remove it from them before deleting it`);
+        throw new NameExistsError(
+          `Environment ${name} is enabled in project(s) ${projects.join(", ")}; remove it from them before deleting it`,
+        );
       }
       await this.deps.environments.delete(name, tx.session);
       await tx.record({ type: "environment-deleted", actor, environment: name, preData: toEnvironmentView(before) });

@@ -100,12 +100,26 @@ export function featureRoutes({
     },
     updateStrategy: async ({ params, body, req }) => {
       const actor = access.assert(req, permissions.updateFeatureStrategy, { project: params.projectId, environment: params.environment });
-      const strategy = await features.updateStrategy(params.projectId, params.featureName, params.environment, params.strategyId, body, actor);
+      const strategy = await features.updateStrategy(
+        params.projectId,
+        params.featureName,
+        params.environment,
+        params.strategyId,
+        body,
+        actor,
+      );
       return { status: 200, body: toStrategyResponse(params.featureName, strategy) };
     },
     patchStrategy: async ({ params, body, req }) => {
       const actor = access.assert(req, permissions.updateFeatureStrategy, { project: params.projectId, environment: params.environment });
-      const strategy = await features.patchStrategy(params.projectId, params.featureName, params.environment, params.strategyId, body, actor);
+      const strategy = await features.patchStrategy(
+        params.projectId,
+        params.featureName,
+        params.environment,
+        params.strategyId,
+        body,
+        actor,
+      );
       return { status: 200, body: toStrategyResponse(params.featureName, strategy) };
     },
     deleteStrategy: async ({ params, req }) => {
@@ -129,11 +143,17 @@ export function featureRoutes({
     },
     setVariantsBatch: async ({ params, body, req }) => {
       const actor = access.assert(req, permissions.updateFeatureEnvironmentVariants, { project: params.projectId });
-      return { status: 200, body: await features.setVariants(params.projectId, params.featureName, body.environments, body.variants, actor) };
+      return {
+        status: 200,
+        body: await features.setVariants(params.projectId, params.featureName, body.environments, body.variants, actor),
+      };
     },
     postVariantsBatch: async ({ params, body, req }) => {
       const actor = access.assert(req, permissions.updateFeatureEnvironmentVariants, { project: params.projectId });
-      return { status: 200, body: await features.setVariants(params.projectId, params.featureName, body.environments, body.variants, actor) };
+      return {
+        status: 200,
+        body: await features.setVariants(params.projectId, params.featureName, body.environments, body.variants, actor),
+      };
     },
     clone: async ({ params, body, req }) => {
       const actor = access.assert(req, permissions.createFeature, { project: params.projectId });
@@ -162,7 +182,10 @@ export function featureRoutes({
     },
     listAll: async ({ req }) => {
       const actor = access.assert(req, permissions.read);
-      return { status: 200, body: { version: 1 as const, features: await features.toResponses(await features.listAll(), { userId: actor.userId }) } };
+      return {
+        status: 200,
+        body: { version: 1 as const, features: await features.toResponses(await features.listAll(), { userId: actor.userId }) },
+      };
     },
     search: async ({ query, req }) => {
       const actor = access.assert(req, permissions.read);
@@ -213,4 +236,3 @@ export function featureRoutes({
   });
   return router;
 }
-

@@ -223,7 +223,8 @@ export class FeatureService {
 
   async create(project: string, input: CreateFeature, actor: Actor): Promise<FeatureDocument> {
     assertUrlFriendly(input.name, "name");
-    if (input.name.length > 100) throw new ValidationError(`Feature flag names are at most 100 characters`, [{ path: "name", message: "Too long" }]);
+    if (input.name.length > 100)
+      throw new ValidationError(`Feature flag names are at most 100 characters`, [{ path: "name", message: "Too long" }]);
     const projectDoc = await this.deps.projects.get(project);
     return this.deps.unitOfWork.run(async (tx) => {
       await this.assertNameFree(input.name, tx);
@@ -273,7 +274,8 @@ export class FeatureService {
     await this.deps.unitOfWork.run(async (tx) => {
       for (const name of unique(names)) {
         const doc = await this.deps.features.get(name, tx.session);
-        if (!doc || doc.project !== project || doc.archived) throw new NotFoundError(`Could not find feature flag ${name} in project ${project}`);
+        if (!doc || doc.project !== project || doc.archived)
+          throw new NotFoundError(`Could not find feature flag ${name} in project ${project}`);
         await this.updateMetadata(tx, actor, name, { stale });
       }
     });
@@ -305,10 +307,12 @@ export class FeatureService {
     }
     const patched = applyJsonPatch(metadataOf(current), operations);
     const problems: string[] = [];
-    if (typeof patched.description !== "string" && patched.description !== null && patched.description !== undefined) problems.push("description must be a string");
+    if (typeof patched.description !== "string" && patched.description !== null && patched.description !== undefined)
+      problems.push("description must be a string");
     if (!featureTypeNames.includes(patched.type as FeatureType)) problems.push(`type must be one of ${featureTypeNames.join(", ")}`);
     if (typeof patched.stale !== "boolean" && patched.stale !== undefined) problems.push("stale must be a boolean");
-    if (typeof patched.impressionData !== "boolean" && patched.impressionData !== undefined) problems.push("impressionData must be a boolean");
+    if (typeof patched.impressionData !== "boolean" && patched.impressionData !== undefined)
+      problems.push("impressionData must be a boolean");
     if (problems.length > 0) throw new ValidationError(`Invalid patch result: ${problems.join("; ")}`);
     return this.update(
       project,
@@ -334,7 +338,8 @@ export class FeatureService {
     await this.deps.unitOfWork.run(async (tx) => {
       for (const name of unique(names)) {
         const doc = await this.deps.features.get(name, tx.session);
-        if (!doc || doc.project !== project || doc.archived) throw new NotFoundError(`Could not find feature flag ${name} in project ${project}`);
+        if (!doc || doc.project !== project || doc.archived)
+          throw new NotFoundError(`Could not find feature flag ${name} in project ${project}`);
         const now = this.deps.clock();
         await this.change(tx, actor, name, (d) => ({
           ...d,
@@ -386,7 +391,13 @@ export class FeatureService {
         ? await this.deps.favorites.add(actor.userId, name, this.deps.clock(), tx.session)
         : await this.deps.favorites.remove(actor.userId, name, tx.session);
       if (changed) {
-        await tx.record({ type: favorite ? "feature-favorited" : "feature-unfavorited", actor, project, featureName: name, data: { feature: name } });
+        await tx.record({
+          type: favorite ? "feature-favorited" : "feature-unfavorited",
+          actor,
+          project,
+          featureName: name,
+          data: { feature: name },
+        });
       }
     });
   }
@@ -481,10 +492,24 @@ export class FeatureService {
         return doc;
       });
       for (const strategy of added) {
-        await tx.record({ type: "feature-strategy-add", actor, project, environment, featureName: name, data: toStrategyResponse(name, strategy) });
+        await tx.record({
+          type: "feature-strategy-add",
+          actor,
+          project,
+          environment,
+          featureName: name,
+          data: toStrategyResponse(name, strategy),
+        });
       }
       for (const strategy of activated) {
-        await tx.record({ type: "feature-strategy-update", actor, project, environment, featureName: name, data: toStrategyResponse(name, strategy) });
+        await tx.record({
+          type: "feature-strategy-update",
+          actor,
+          project,
+          environment,
+          featureName: name,
+          data: toStrategyResponse(name, strategy),
+        });
       }
       if ((before.environments[environment]?.enabled ?? false) !== enabled) {
         await tx.record({
@@ -513,7 +538,13 @@ export class FeatureService {
     return strategy;
   }
 
-  async addStrategy(project: string, name: string, environment: string, input: StrategyInput, actor: Actor): Promise<FeatureStrategyDocument> {
+  async addStrategy(
+    project: string,
+    name: string,
+    environment: string,
+    input: StrategyInput,
+    actor: Actor,
+  ): Promise<FeatureStrategyDocument> {
     await this.getInProject(project, name);
     await this.assertProjectEnvironment(project, name, environment);
     await this.assertValidStrategy(input, project);
@@ -527,7 +558,14 @@ export class FeatureService {
         return doc;
       });
       const strategy = created as FeatureStrategyDocument;
-      await tx.record({ type: "feature-strategy-add", actor, project, environment, featureName: name, data: toStrategyResponse(name, strategy) });
+      await tx.record({
+        type: "feature-strategy-add",
+        actor,
+        project,
+        environment,
+        featureName: name,
+        data: toStrategyResponse(name, strategy),
+      });
       return strategy;
     });
   }
@@ -605,7 +643,14 @@ export class FeatureService {
         }
         return doc;
       });
-      await tx.record({ type: "feature-strategy-remove", actor, project, environment, featureName: name, preData: toStrategyResponse(name, current) });
+      await tx.record({
+        type: "feature-strategy-remove",
+        actor,
+        project,
+        environment,
+        featureName: name,
+        preData: toStrategyResponse(name, current),
+      });
       if (disabledEnvironment) {
         await tx.record({ type: "feature-environment-disabled", actor, project, environment, featureName: name });
       }
@@ -765,7 +810,8 @@ export class FeatureService {
   private async recordMetadataEvents(tx: Transaction, actor: Actor, before: FeatureDocument, after: FeatureDocument): Promise<void> {
     const base = { actor, project: after.project, featureName: after._id };
     await tx.record({ ...base, type: "feature-metadata-updated", data: metadataOf(after), preData: metadataOf(before) });
-    if (before.stale !== after.stale) await tx.record({ ...base, type: after.stale ? "feature-stale-on" : "feature-stale-off", data: { stale: after.stale } });
+    if (before.stale !== after.stale)
+      await tx.record({ ...base, type: after.stale ? "feature-stale-on" : "feature-stale-off", data: { stale: after.stale } });
   }
 }
 
@@ -774,15 +820,22 @@ export function assertValidStrategyVariants(variants: readonly StrategyVariant[]
   if (variants.length === 0) return;
   const names = new Set<string>();
   for (const variant of variants) {
-    if (names.has(variant.name)) throw new ValidationError(`Variant names must be unique; "${variant.name}" appears more than once`, [{ path: "variants", message: "Duplicate name" }]);
+    if (names.has(variant.name))
+      throw new ValidationError(`Variant names must be unique; "${variant.name}" appears more than once`, [
+        { path: "variants", message: "Duplicate name" },
+      ]);
     names.add(variant.name);
   }
   if (!variants.some((v) => v.weightType === "variable")) {
-    throw new ValidationError("There must be at least one strategy variant with weightType 'variable'", [{ path: "variants", message: "No variable variant" }]);
+    throw new ValidationError("There must be at least one strategy variant with weightType 'variable'", [
+      { path: "variants", message: "No variable variant" },
+    ]);
   }
   const fixed = variants.filter((v) => v.weightType === "fix").reduce((sum, v) => sum + v.weight, 0);
   if (fixed >= VARIANT_WEIGHT_TOTAL) {
-    throw new ValidationError(`The weights of 'fix' strategy variants must sum to less than ${VARIANT_WEIGHT_TOTAL}`, [{ path: "variants", message: "Fix weights too high" }]);
+    throw new ValidationError(`The weights of 'fix' strategy variants must sum to less than ${VARIANT_WEIGHT_TOTAL}`, [
+      { path: "variants", message: "Fix weights too high" },
+    ]);
   }
 }
 

@@ -84,14 +84,21 @@ export async function createFeatureStore(engine: StoreEngine): Promise<FeatureSt
 }
 
 /** Favorites of one kind (flags, projects), each kind in its own collection. */
-export async function createFavoriteStore(engine: StoreEngine, collection: "feature_favorites" | "project_favorites"): Promise<FavoriteStore> {
+export async function createFavoriteStore(
+  engine: StoreEngine,
+  collection: "feature_favorites" | "project_favorites",
+): Promise<FavoriteStore> {
   const favorites: Collection<FavoriteDocument> = engine.collection(collection);
   await favorites.createIndex({ userId: 1 });
   await favorites.createIndex({ item: 1 });
   const id = (userId: number, item: string) => `${userId}:${item}`;
   return {
     async add(userId, item, now, session) {
-      const result = await favorites.updateOne({ _id: id(userId, item) }, { $setOnInsert: { userId, item, createdAt: now } }, { upsert: true, session });
+      const result = await favorites.updateOne(
+        { _id: id(userId, item) },
+        { $setOnInsert: { userId, item, createdAt: now } },
+        { upsert: true, session },
+      );
       return result.upsertedId !== null;
     },
     async remove(userId, item, session) {

@@ -9,15 +9,7 @@ import type { FeedbackStore } from "./feedback-store.js";
  * Endpoint 19. Unleash serves product feedback to signed-in callers (the UI session) with no
  * further permission, so any authenticated caller may send it; anonymous requests get 401.
  */
-export function feedbackRoutes({
-  feedback,
-  access,
-  clock,
-}: {
-  feedback: FeedbackStore;
-  access: AccessService;
-  clock: () => Date;
-}): Router {
+export function feedbackRoutes({ feedback, access, clock }: { feedback: FeedbackStore; access: AccessService; clock: () => Date }): Router {
   const router = express.Router();
   mountContract(router, feedbackContract, {
     create: async ({ body, req }) => {

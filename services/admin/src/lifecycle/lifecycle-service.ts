@@ -66,7 +66,10 @@ export class LifecycleService {
     const type = this.deps.environmentTypes.typeOf(environment) ?? "development";
     if (moveForActivity(feature.lifecycle, type, this.deps.clock()).length === feature.lifecycle.length) return;
     await this.deps.unitOfWork.run((tx) =>
-      this.deps.features.change(tx, systemActor, name, (doc) => ({ ...doc, lifecycle: moveForActivity(doc.lifecycle, type, this.deps.clock()) })),
+      this.deps.features.change(tx, systemActor, name, (doc) => ({
+        ...doc,
+        lifecycle: moveForActivity(doc.lifecycle, type, this.deps.clock()),
+      })),
     );
   }
 
@@ -82,7 +85,13 @@ export class LifecycleService {
         ...doc,
         lifecycle: complete(doc.lifecycle, body.status, body.statusValue, this.deps.clock()),
       }));
-      await tx.record({ type: "feature-completed", actor, project, featureName: name, data: { status: body.status, statusValue: body.statusValue ?? null } });
+      await tx.record({
+        type: "feature-completed",
+        actor,
+        project,
+        featureName: name,
+        data: { status: body.status, statusValue: body.statusValue ?? null },
+      });
     });
   }
 

@@ -94,7 +94,8 @@ export class ProjectService {
       const changed = favorite
         ? await this.deps.favorites.add(actor.userId, id, this.deps.clock(), tx.session)
         : await this.deps.favorites.remove(actor.userId, id, tx.session);
-      if (changed) await tx.record({ type: favorite ? "project-favorited" : "project-unfavorited", actor, project: id, data: { project: id } });
+      if (changed)
+        await tx.record({ type: favorite ? "project-favorited" : "project-unfavorited", actor, project: id, data: { project: id } });
     });
   }
 
@@ -143,7 +144,8 @@ export class ProjectService {
     return this.deps.unitOfWork.run(async (tx) => {
       if (await this.deps.projects.get(input.id, tx.session)) throw new NameExistsError(`A project with id ${input.id} already exists`);
       for (const environment of environments) {
-        if (!(await this.deps.environments.get(environment, tx.session))) throw new NotFoundError(`Could not find environment ${environment}`);
+        if (!(await this.deps.environments.get(environment, tx.session)))
+          throw new NotFoundError(`Could not find environment ${environment}`);
       }
       const doc: ProjectDocument = {
         _id: input.id,
@@ -180,7 +182,8 @@ export class ProjectService {
         mode: input.mode ?? before.mode,
         defaultStickiness: input.defaultStickiness ?? before.defaultStickiness,
         featureLimit: input.featureLimit === undefined ? before.featureLimit : input.featureLimit,
-        featureNaming: input.featureNaming === undefined ? before.featureNaming : input.featureNaming && normaliseNaming(input.featureNaming),
+        featureNaming:
+          input.featureNaming === undefined ? before.featureNaming : input.featureNaming && normaliseNaming(input.featureNaming),
         updatedAt: this.deps.clock(),
       };
       const { _id, ...fields } = after;
@@ -210,7 +213,8 @@ export class ProjectService {
     if (defaultStrategy) await this.assertStrategyDefined(defaultStrategy.name);
     await this.deps.unitOfWork.run(async (tx) => {
       if (!(await this.deps.projects.get(id, tx.session))) throw new NotFoundError(`Could not find project ${id}`);
-      if (!(await this.deps.environments.get(environment, tx.session))) throw new NotFoundError(`Could not find environment ${environment}`);
+      if (!(await this.deps.environments.get(environment, tx.session)))
+        throw new NotFoundError(`Could not find environment ${environment}`);
       const linked = await this.deps.projects.environments(id, tx.session);
       if (linked.some((e) => e.environment === environment)) {
         throw new NameExistsError(`Environment ${environment} is already enabled in project ${id}`);

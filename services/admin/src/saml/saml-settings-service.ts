@@ -24,9 +24,7 @@ export class SamlSettingsService {
   /** Replaces the settings; `defaultRootRoleId` wins over `defaultRootRole` and sets its name. */
   async update(input: SamlSettings, actor: Actor): Promise<SamlSettings> {
     const settings: SamlSettings =
-      input.defaultRootRoleId !== undefined
-        ? { ...input, defaultRootRole: rootRoleById(input.defaultRootRoleId).name }
-        : input;
+      input.defaultRootRoleId !== undefined ? { ...input, defaultRootRole: rootRoleById(input.defaultRootRoleId).name } : input;
     await this.deps.unitOfWork.run(async (tx) => {
       const before = await this.deps.settings.get(tx.session);
       await this.deps.settings.put(settings, tx.session);

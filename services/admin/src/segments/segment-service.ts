@@ -9,7 +9,6 @@ import type { SegmentDocument } from "../features/feature-model.js";
 import type { SegmentLimits } from "./segment-limits.js";
 import type { SegmentStore } from "./segment-store.js";
 
-
 function toSegment(doc: SegmentDocument): Segment {
   return {
     id: doc._id,
@@ -89,7 +88,10 @@ export class SegmentService {
     const found = new Map((await this.deps.segments.getMany(ids)).map((s) => [s._id, s]));
     ids.forEach((id, i) => {
       const segment = found.get(id);
-      if (!segment) throw new ValidationError(`Invalid ${path}.${i}: no segment exists with ID "${id}"`, [{ path: `${path}.${i}`, message: "unknown segment" }]);
+      if (!segment)
+        throw new ValidationError(`Invalid ${path}.${i}: no segment exists with ID "${id}"`, [
+          { path: `${path}.${i}`, message: "unknown segment" },
+        ]);
       if (segment.project && segment.project !== project) {
         throw new ValidationError(`Invalid ${path}.${i}: segment ${id} belongs to project ${segment.project}, not ${project}`, [
           { path: `${path}.${i}`, message: `segment of project ${segment.project}` },
@@ -99,7 +101,11 @@ export class SegmentService {
   }
 
   async list(filter: { project?: string } = {}): Promise<Segment[]> {
-    const [segments, features, proposed] = await Promise.all([this.deps.segments.list(), this.deps.features.listAll(), this.deps.proposedStrategies()]);
+    const [segments, features, proposed] = await Promise.all([
+      this.deps.segments.list(),
+      this.deps.features.listAll(),
+      this.deps.proposedStrategies(),
+    ]);
     const uses = [...strategyUses(features)];
     return segments
       .filter((s) => filter.project === undefined || s.project === null || s.project === filter.project)
@@ -201,7 +207,9 @@ export class SegmentService {
     const uses = await this.usesOf(id);
     if (uses.length > 0) {
       const features = [...new Set(uses.map((u) => u.feature._id))];
-      throw new NameExistsError(`Segment ${id} is in use by ${uses.length} strategies of ${features.join(", ")}; remove it from them first`);
+      throw new NameExistsError(
+        `Segment ${id} is in use by ${uses.length} strategies of ${features.join(", ")}; remove it from them first`,
+      );
     }
     await this.deps.unitOfWork.run(async (tx) => {
       const before = await this.deps.segments.get(id, tx.session);

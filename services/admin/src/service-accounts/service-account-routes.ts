@@ -6,7 +6,13 @@ import { permissions } from "../access/permissions.js";
 import type { ServiceAccountService } from "./service-account-service.js";
 
 /** Managing service accounts needs ADMIN, as in Unleash. */
-export function serviceAccountRoutes({ serviceAccounts, access }: { serviceAccounts: ServiceAccountService; access: AccessService }): Router {
+export function serviceAccountRoutes({
+  serviceAccounts,
+  access,
+}: {
+  serviceAccounts: ServiceAccountService;
+  access: AccessService;
+}): Router {
   const router = express.Router();
   // ts-rest types `req.params` after coercion (numeric ids), which express's Request does not allow.
   const admin = (req: unknown) => access.assert(req as express.Request, permissions.admin);

@@ -1,10 +1,5 @@
 import type { Principal, RootRole } from "@vexil/auth";
-import {
-  serviceAccountRootRoles,
-  type CreateServiceAccount,
-  type ServiceAccount,
-  type UpdateServiceAccount,
-} from "@vexil/contracts";
+import { serviceAccountRootRoles, type CreateServiceAccount, type ServiceAccount, type UpdateServiceAccount } from "@vexil/contracts";
 import { NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
 import { DuplicateKeyError } from "@vexil/store";
 import type { Actor } from "../access/access-service.js";
@@ -15,7 +10,8 @@ type RootRoleRef = number | RootRole;
 
 function resolveRootRole(ref: RootRoleRef) {
   const role = serviceAccountRootRoles.find((r) => (typeof ref === "number" ? r.id === ref : r.name === ref));
-  if (!role) throw new ValidationError(`Could not find root role with id ${ref}`, [{ path: "body.rootRole", message: "Unknown root role" }]);
+  if (!role)
+    throw new ValidationError(`Could not find root role with id ${ref}`, [{ path: "body.rootRole", message: "Unknown root role" }]);
   return role;
 }
 

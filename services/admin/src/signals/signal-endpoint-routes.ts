@@ -6,7 +6,13 @@ import { permissions } from "../access/permissions.js";
 import type { SignalEndpointService } from "./signal-endpoint-service.js";
 
 /** Signal endpoints are an instance-wide admin tool: every route needs ADMIN, as in Unleash. */
-export function signalEndpointRoutes({ signalEndpoints, access }: { signalEndpoints: SignalEndpointService; access: AccessService }): Router {
+export function signalEndpointRoutes({
+  signalEndpoints,
+  access,
+}: {
+  signalEndpoints: SignalEndpointService;
+  access: AccessService;
+}): Router {
   const router = express.Router();
   // ts-rest types `req.params` after coercion (numeric ids), which express's Request does not allow.
   const admin = (req: unknown) => access.assert(req as express.Request, permissions.admin);

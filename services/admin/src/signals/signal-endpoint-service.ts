@@ -68,7 +68,12 @@ export class SignalEndpointService {
 
   async list(): Promise<SignalEndpoint[]> {
     const [endpoints, tokens] = await Promise.all([this.deps.endpoints.list(), this.deps.endpoints.tokens()]);
-    return endpoints.map((e) => toEndpoint(e, tokens.filter((t) => t.endpointId === e._id)));
+    return endpoints.map((e) =>
+      toEndpoint(
+        e,
+        tokens.filter((t) => t.endpointId === e._id),
+      ),
+    );
   }
 
   async create(input: CreateSignalEndpoint, actor: Actor): Promise<SignalEndpoint> {

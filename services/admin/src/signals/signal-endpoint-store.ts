@@ -58,8 +58,7 @@ export async function createSignalEndpointStore(engine: StoreEngine): Promise<Si
       await tokens.deleteMany({ endpointId: id }, { session });
       await endpoints.deleteOne({ _id: id }, { session });
     },
-    tokens: (endpointId, session) =>
-      tokens.find(endpointId === undefined ? {} : { endpointId }, { sort: { _id: 1 }, session }),
+    tokens: (endpointId, session) => tokens.find(endpointId === undefined ? {} : { endpointId }, { sort: { _id: 1 }, session }),
     getToken: (endpointId, id, session) => tokens.findOne({ _id: id, endpointId }, { session }),
     countTokens: (endpointId, session) => tokens.countDocuments({ endpointId }, { session }),
     async insertToken(doc, session) {

@@ -291,7 +291,12 @@ describe("SnapshotPublisher", () => {
     await publisher.stop();
 
     model.flags.delete("b");
-    const restarted = new SnapshotPublisher({ sources: model.sources, cache, bus: createMemoryBus(), logger: createLogger({ service: "test", level: "silent" }) });
+    const restarted = new SnapshotPublisher({
+      sources: model.sources,
+      cache,
+      bus: createMemoryBus(),
+      logger: createLogger({ service: "test", level: "silent" }),
+    });
     await restarted.start();
     expect((await read("development")).features.map((f) => f.name)).toEqual(["a"]);
     expect(await cache.get(snapshotFeatureKey("development", "b"))).toBeNull();
@@ -324,10 +329,7 @@ describe("SnapshotPublisher", () => {
     expect(await features("development")).toEqual([]);
 
     const original = model.sources.listProjectEnvironments;
-    model.sources.listProjectEnvironments = async () => [
-      ...(await original()),
-      { project: "elsewhere", environment: "development" },
-    ];
+    model.sources.listProjectEnvironments = async () => [...(await original()), { project: "elsewhere", environment: "development" }];
     publisher.notify([model.event("project-environment-added")]);
     await publisher.idle();
     expect((await features("development")).map((f) => f.name)).toEqual(["other"]);

@@ -201,9 +201,8 @@ export class SnapshotPublisher {
       const changed: string[] = [];
       for (const name of names) {
         const flag = this.flags.get(name);
-        const json = flag && servedIn(flag, environment, this.projectEnvironments)
-          ? JSON.stringify(toClientFeature(flag, environment))
-          : undefined;
+        const json =
+          flag && servedIn(flag, environment, this.projectEnvironments) ? JSON.stringify(toClientFeature(flag, environment)) : undefined;
         const before = state.features.get(name);
         if (json === before) continue;
         changed.push(name);
@@ -246,7 +245,9 @@ export class SnapshotPublisher {
     await Promise.all(
       written.map((name) => {
         const json = state.features.get(name);
-        return json === undefined ? cache.del(snapshotFeatureKey(environment, name)) : cache.set(snapshotFeatureKey(environment, name), json);
+        return json === undefined
+          ? cache.del(snapshotFeatureKey(environment, name))
+          : cache.set(snapshotFeatureKey(environment, name), json);
       }),
     );
     if (!change) {
@@ -258,7 +259,13 @@ export class SnapshotPublisher {
     const index: SnapshotIndex = { environment, revision: state.revision, featureNames: state.sortedNames };
     await cache.setJson(snapshotCacheKey(environment), index);
     const notice: SnapshotUpdated = change
-      ? { environment, revision: state.revision, previousRevision: change.previousRevision, changedFeatures: change.changed, segmentsChanged: change.segmentsChanged }
+      ? {
+          environment,
+          revision: state.revision,
+          previousRevision: change.previousRevision,
+          changedFeatures: change.changed,
+          segmentsChanged: change.segmentsChanged,
+        }
       : { environment, revision: state.revision };
     bus.publish(topics.snapshotUpdated(environment).subject, notice);
   }

@@ -7,8 +7,7 @@ export const builtInStrategies: readonly StrategyDefinition[] = [
   {
     name: "flexibleRollout",
     displayName: "Gradual rollout",
-    description:
-      "Roll out to a percentage of your userbase, and ensure that the experience is the same for the user on each visit.",
+    description: "Roll out to a percentage of your userbase, and ensure that the experience is the same for the user on each visit.",
     editable: false,
     deprecated: false,
     title: null,
@@ -31,8 +30,7 @@ export const builtInStrategies: readonly StrategyDefinition[] = [
   {
     name: "default",
     displayName: "Standard",
-    description:
-      'This strategy turns on / off for your entire userbase. Prefer using "Gradual rollout" strategy (100%=on, 0%=off).',
+    description: 'This strategy turns on / off for your entire userbase. Prefer using "Gradual rollout" strategy (100%=on, 0%=off).',
     editable: false,
     deprecated: false,
     title: null,
@@ -83,7 +81,12 @@ export const builtInStrategies: readonly StrategyDefinition[] = [
     title: null,
     parameters: [
       { name: "percentage", type: "percentage", description: "", required: false },
-      { name: "groupId", type: "string", description: "Used to define a activation groups, which allows you to correlate across feature toggles.", required: true },
+      {
+        name: "groupId",
+        type: "string",
+        description: "Used to define a activation groups, which allows you to correlate across feature toggles.",
+        required: true,
+      },
     ],
   },
   {
@@ -95,7 +98,12 @@ export const builtInStrategies: readonly StrategyDefinition[] = [
     title: null,
     parameters: [
       { name: "percentage", type: "percentage", description: "", required: false },
-      { name: "groupId", type: "string", description: "Used to define a activation groups, which allows you to correlate across feature toggles.", required: true },
+      {
+        name: "groupId",
+        type: "string",
+        description: "Used to define a activation groups, which allows you to correlate across feature toggles.",
+        required: true,
+      },
     ],
   },
 ];

@@ -57,7 +57,8 @@ export class TagService {
     };
     try {
       await this.deps.unitOfWork.run(async (tx) => {
-        if (await this.deps.tags.getType(doc._id, tx.session)) throw new NameExistsError(`There already exists a tag type with the name ${doc._id}`);
+        if (await this.deps.tags.getType(doc._id, tx.session))
+          throw new NameExistsError(`There already exists a tag type with the name ${doc._id}`);
         await this.deps.tags.insertType(doc, tx.session);
         await tx.record({ type: "tag-type-created", actor, data: toTagType(doc) });
       });
@@ -203,19 +204,30 @@ export class TagService {
   private async untagFeature(feature: FeatureDocument, tag: Tag, actor: Actor, tx: Transaction): Promise<void> {
     const tagsBefore = (await this.deps.tags.featureTags(feature._id, tx.session)).map(toTag);
     if (await this.deps.tags.removeFeatureTag(feature._id, tag.type, tag.value, tx.session)) {
-      await tx.record({ type: "feature-untagged", actor, project: feature.project, featureName: feature._id, preData: toTag(tag), tags: tagsBefore });
+      await tx.record({
+        type: "feature-untagged",
+        actor,
+        project: feature.project,
+        featureName: feature._id,
+        preData: toTag(tag),
+        tags: tagsBefore,
+      });
     }
   }
 
   private async insertTag(tag: Tag, actor: Actor, tx: Transaction): Promise<void> {
-    await this.deps.tags.insertTag({ _id: tagId(tag.type, tag.value), type: tag.type, value: tag.value, createdAt: this.deps.clock() }, tx.session);
+    await this.deps.tags.insertTag(
+      { _id: tagId(tag.type, tag.value), type: tag.type, value: tag.value, createdAt: this.deps.clock() },
+      tx.session,
+    );
     await tx.record({ type: "tag-created", actor, data: toTag(tag) });
   }
 
   /** A tag of an unknown type is bad input (400 naming the field) when the type comes from the body. */
   private async assertTypeExists(type: string, tx: Transaction, bodyPath?: string): Promise<void> {
     if (await this.deps.tags.getType(type, tx.session)) return;
-    if (bodyPath) throw new ValidationError(`Invalid ${bodyPath}: tag type ${type} does not exist`, [{ path: bodyPath, message: "unknown tag type" }]);
+    if (bodyPath)
+      throw new ValidationError(`Invalid ${bodyPath}: tag type ${type} does not exist`, [{ path: bodyPath, message: "unknown tag type" }]);
     throw typeNotFound(type);
   }
 

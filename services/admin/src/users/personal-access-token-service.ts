@@ -29,9 +29,7 @@ function toView(doc: PersonalAccessTokenDocument): PersonalAccessTokenView {
 }
 
 export class PersonalAccessTokenService {
-  constructor(
-    private readonly deps: { tokens: PersonalAccessTokenStore; unitOfWork: UnitOfWork; clock: () => Date },
-  ) {}
+  constructor(private readonly deps: { tokens: PersonalAccessTokenStore; unitOfWork: UnitOfWork; clock: () => Date }) {}
 
   async list(userId: number): Promise<PersonalAccessTokenView[]> {
     return (await this.deps.tokens.listForUser(userId)).map(toView);

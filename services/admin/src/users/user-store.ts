@@ -36,8 +36,7 @@ export async function createUserStore(engine: StoreEngine): Promise<UserStore> {
     list: () => users.find({}, { sort: { _id: 1 } }),
     get: (id, session) => users.findOne({ _id: id }, { session }),
     getMany: (ids) => users.find({ _id: { $in: ids } }, { sort: { _id: 1 } }),
-    findByLogin: (login, session) =>
-      users.findOne({ $or: [{ username: login }, { email: login.toLowerCase() }] }, { session }),
+    findByLogin: (login, session) => users.findOne({ $or: [{ username: login }, { email: login.toLowerCase() }] }, { session }),
     async insert(user, session) {
       await users.insertOne(user, { session });
     },

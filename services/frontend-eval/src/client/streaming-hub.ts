@@ -44,13 +44,7 @@ export class StreamingHub {
     return total;
   }
 
-  connect(
-    req: Request,
-    res: Response,
-    snapshot: EnvironmentSnapshot,
-    scope: FeatureScope,
-    missed: DeltaEvent[] | undefined,
-  ): void {
+  connect(req: Request, res: Response, snapshot: EnvironmentSnapshot, scope: FeatureScope, missed: DeltaEvent[] | undefined): void {
     req.socket.setTimeout(0);
     req.socket.setNoDelay(true);
     res.writeHead(200, {

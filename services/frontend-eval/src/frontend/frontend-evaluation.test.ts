@@ -23,10 +23,12 @@ const features = [
   feature("always"),
   feature("off", { enabled: false }),
   feature("watched", { impressionData: true }),
-  feature("für-alle-\"quoted\""),
+  feature('für-alle-"quoted"'),
   feature("elsewhere", { project: "other" }),
   feature("vips-only", { strategies: [{ name: "default", constraints: [], parameters: {}, segments: [1] }] }),
-  feature("half", { strategies: [{ name: "flexibleRollout", constraints: [], parameters: { rollout: "50", stickiness: "userId", groupId: "half" } }] }),
+  feature("half", {
+    strategies: [{ name: "flexibleRollout", constraints: [], parameters: { rollout: "50", stickiness: "userId", groupId: "half" } }],
+  }),
   feature("colours", {
     variants: [
       { name: "red", weight: 500, weightType: "variable", stickiness: "userId", payload: { type: "json", value: '{"hex":"#f00"}' } },

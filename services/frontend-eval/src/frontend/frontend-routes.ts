@@ -38,27 +38,31 @@ export function frontendRoutes({
   });
 
   const { postFeatures, register, metrics } = frontendContract;
-  mountContract(router, { postFeatures, register, metrics }, {
-    postFeatures: async ({ req, body }) => {
-      const grant = grantOf(req);
-      const snapshot = snapshots.get(environmentFor(grant, has));
-      const { context: nested, ...bare } = body;
-      const context = frontendContext(nested ?? bare, req.ip);
-      return { status: 200, body: { toggles: frontendToggles(snapshot, context, scopeFor(grant)) } };
+  mountContract(
+    router,
+    { postFeatures, register, metrics },
+    {
+      postFeatures: async ({ req, body }) => {
+        const grant = grantOf(req);
+        const snapshot = snapshots.get(environmentFor(grant, has));
+        const { context: nested, ...bare } = body;
+        const context = frontendContext(nested ?? bare, req.ip);
+        return { status: 200, body: { toggles: frontendToggles(snapshot, context, scopeFor(grant)) } };
+      },
+      register: async ({ req, body }) => {
+        const grant = grantOf(req);
+        instances.registered(body, "frontend", { grant, environment: environmentFor(grant, has), clientIp: req.ip });
+        return { status: 200, body: undefined };
+      },
+      metrics: async ({ req, body }) => {
+        const grant = grantOf(req);
+        const environment = environmentFor(grant, has);
+        const used = featuresUsed(body);
+        seen.add(environment, used);
+        instances.sentMetrics(body, "frontend", { grant, environment, clientIp: req.ip }, used);
+        return { status: 200, body: undefined };
+      },
     },
-    register: async ({ req, body }) => {
-      const grant = grantOf(req);
-      instances.registered(body, "frontend", { grant, environment: environmentFor(grant, has), clientIp: req.ip });
-      return { status: 200, body: undefined };
-    },
-    metrics: async ({ req, body }) => {
-      const grant = grantOf(req);
-      const environment = environmentFor(grant, has);
-      const used = featuresUsed(body);
-      seen.add(environment, used);
-      instances.sentMetrics(body, "frontend", { grant, environment, clientIp: req.ip }, used);
-      return { status: 200, body: undefined };
-    },
-  });
+  );
   return router;
 }

@@ -23,10 +23,11 @@ function startedAt(started: ClientRegistration["started"]): string | undefined {
 function connectViaOf(registration: ClientRegistration): ClientInstanceSeen["connectVia"] {
   const via = (registration as { connectVia?: unknown }).connectVia;
   if (!Array.isArray(via)) return undefined;
-  return via.filter(
-    (hop): hop is { appName: string; instanceId: string } =>
-      typeof hop?.appName === "string" && typeof hop?.instanceId === "string",
-  ).map(({ appName, instanceId }) => ({ appName, instanceId }));
+  return via
+    .filter(
+      (hop): hop is { appName: string; instanceId: string } => typeof hop?.appName === "string" && typeof hop?.instanceId === "string",
+    )
+    .map(({ appName, instanceId }) => ({ appName, instanceId }));
 }
 
 /**

@@ -17,9 +17,7 @@ export class SeenFeatures {
   private pending = new Map<string, Set<string>>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(
-    private readonly deps: { bus: Bus; clock?: () => Date; flushIntervalMs?: number },
-  ) {
+  constructor(private readonly deps: { bus: Bus; clock?: () => Date; flushIntervalMs?: number }) {
     this.timer = setInterval(() => this.flush(), deps.flushIntervalMs ?? 1000);
     this.timer.unref();
   }

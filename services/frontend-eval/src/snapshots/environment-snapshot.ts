@@ -42,10 +42,7 @@ export class EnvironmentSnapshot {
       }
       const strategies = feature.strategies.map(({ segments, ...strategy }) => ({
         ...strategy,
-        constraints: [
-          ...strategy.constraints,
-          ...(segments ?? []).flatMap((id) => byId.get(id)?.constraints ?? []),
-        ],
+        constraints: [...strategy.constraints, ...(segments ?? []).flatMap((id) => byId.get(id)?.constraints ?? [])],
       }));
       inlined.set(name, JSON.stringify({ ...feature, strategies }));
     }
@@ -57,10 +54,7 @@ export class EnvironmentSnapshot {
    * Builds the next snapshot from the stored texts, re-parsing only flags whose JSON text differs
    * from `previous`, and says what changed as delta events (all with the new revision as id).
    */
-  static from(
-    stored: SnapshotTexts,
-    previous?: EnvironmentSnapshot,
-  ): { snapshot: EnvironmentSnapshot; changes: DeltaEvent[] } {
+  static from(stored: SnapshotTexts, previous?: EnvironmentSnapshot): { snapshot: EnvironmentSnapshot; changes: DeltaEvent[] } {
     const eventId = stored.revision;
     const changes: DeltaEvent[] = [];
     const featureJson = new Map<string, string>();

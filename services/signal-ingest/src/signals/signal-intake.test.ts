@@ -61,10 +61,21 @@ describe("SignalIntake", () => {
     const { signalId } = await (await intake()).receive(signal("alerts", "alerts-secret", { status: "firing" }));
     expect(stored).toBe(1);
     expect(await signals.list(1, { limit: 10, offset: 0 })).toEqual([
-      { id: signalId, source: "signal-endpoint", sourceId: 1, createdAt: "2024-06-01T00:00:00.000Z", tokenName: "monitoring", payload: { status: "firing" } },
+      {
+        id: signalId,
+        source: "signal-endpoint",
+        sourceId: 1,
+        createdAt: "2024-06-01T00:00:00.000Z",
+        tokenName: "monitoring",
+        payload: { status: "firing" },
+      },
     ]);
     const [pending] = await signals.pending(10);
-    expect(pending).toMatchObject({ id: `signal-${signalId}`, subject: "signals.received", payload: { signalId, source: "monitoring", endpointName: "alerts" } });
+    expect(pending).toMatchObject({
+      id: `signal-${signalId}`,
+      subject: "signals.received",
+      payload: { signalId, source: "monitoring", endpointName: "alerts" },
+    });
     await signals.markPublished([pending.id]);
     expect(await signals.pending(10)).toEqual([]);
   });
