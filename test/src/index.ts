@@ -1,2 +1,3 @@
 export * from "./harness.js";
 export * from "./servers.js";
+export * from "./vexil-process.js";
