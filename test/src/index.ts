@@ -1,3 +1,4 @@
 export * from "./harness.js";
 export * from "./servers.js";
 export * from "./vexil-process.js";
+export * from "./reference-unleash.js";
