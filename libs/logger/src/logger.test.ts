@@ -21,6 +21,13 @@ describe("createLogger", () => {
     expect(line).toMatchObject({ service: "admin", module: "segments", msg: "hello", level: 30 });
   });
 
+  it("a root without a service lets each service's child name itself once", () => {
+    const { lines, destination } = capture();
+    createLogger({ destination }).child({ service: "admin" }).info("hello");
+    expect(lines[0]!.match(/"service":/g)).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ service: "admin", msg: "hello" });
+  });
+
   it("never writes secrets", () => {
     const { lines, destination } = capture();
     const log = createLogger({ service: "admin", destination });

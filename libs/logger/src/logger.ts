@@ -3,7 +3,11 @@ import { pino, type DestinationStream, type Logger } from "pino";
 export type { Logger } from "pino";
 
 export interface LoggerOptions {
-  service: string;
+  /**
+   * Bound to every line. Leave it out for a root that several services share in one process: each
+   * takes `child({ service })`, and a line never carries the key twice.
+   */
+  service?: string;
   level?: string;
   /** Where lines go; stdout by default. Tests pass a stream to read them back. */
   destination?: DestinationStream;
@@ -32,7 +36,7 @@ export const redactedPaths = [
 export function createLogger({ service, level = "info", destination }: LoggerOptions): Logger {
   const options = {
     level,
-    base: { service },
+    base: service ? { service } : {},
     redact: { paths: redactedPaths, censor: "[redacted]" },
     timestamp: pino.stdTimeFunctions.isoTime,
   };

@@ -38,7 +38,11 @@ export class AddonConfigs {
     this.subscription = this.bus.subscribe(addonTopics.changed.subject, () => {
       this.refresh().catch((err) => this.log.warn({ err }, "could not refresh addon configurations"));
     });
-    this.refresh().catch((err) => this.log.info({ err }, "addon configurations not available yet"));
+    // At a cluster start admin may come up after this service: not an error, the list is fetched
+    // again with the first event and on every change admin announces.
+    this.refresh().catch((err: unknown) =>
+      this.log.debug({ reason: err instanceof Error ? err.message : String(err) }, "addon configurations not fetched yet"),
+    );
   }
 
   stop(): void {

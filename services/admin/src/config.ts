@@ -3,6 +3,7 @@ import { envSchemas } from "@vexil/config";
 import { platformEnv } from "@vexil/runtime";
 import { signalLimitsEnv } from "./signals/signal-limits.js";
 import { segmentLimitsEnv } from "./segments/segment-limits.js";
+import { defaultAdminPassword, defaultAdminUsername } from "./access/initial-admin.js";
 import { loginRateLimitEnv } from "./auth/login-rate-limit.js";
 
 export const adminEnv = platformEnv.extend({
@@ -17,8 +18,8 @@ export const adminEnv = platformEnv.extend({
   /** Lets addon targets be private, loopback or link-local addresses (local setups and tests). */
   ADDONS_ALLOW_PRIVATE_URLS: envSchemas.booleanString.default("false"),
   /** The first admin user, created on the first start only (Unleash's defaults). */
-  INIT_ADMIN_USERNAME: z.string().min(1).default("admin"),
-  INIT_ADMIN_PASSWORD: z.string().min(1).default("unleash4all"),
+  INIT_ADMIN_USERNAME: z.string().min(1).default(defaultAdminUsername),
+  INIT_ADMIN_PASSWORD: z.string().min(1).default(defaultAdminPassword),
   /** Prefix of invite-link URLs, e.g. https://flags.example.com. */
   PUBLIC_URL: envSchemas.url.optional(),
   /** Mark the session cookie Secure (when served over HTTPS). */

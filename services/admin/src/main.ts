@@ -4,6 +4,7 @@ import { runServiceProcess } from "@vexil/runtime";
 import { adminEnv } from "./config.js";
 import { createAdminDeps } from "./compose.js";
 import { createAdminService, type AdminService } from "./service.js";
+import { initialAdminNotice } from "./access/initial-admin.js";
 
 const config = loadConfig(adminEnv, process.env);
 const logger = createLogger({ service: "admin", level: config.LOG_LEVEL });
@@ -14,6 +15,8 @@ await runServiceProcess({
   logger,
   create: async (engines) => (admin = createAdminService(await createAdminDeps({ engines, settings: config, logger }))),
 });
-if (admin?.createdAdminSecret) {
-  process.stdout.write(`\nCreated the first admin API token (shown once, keep it):\n  ${admin.createdAdminSecret}\n\n`);
-}
+const notice = [
+  ...(admin?.createdAdminSecret ? ["Created the first admin API token (shown once, keep it):", `  ${admin.createdAdminSecret}`] : []),
+  ...initialAdminNotice(admin?.initialAdmin, config.PUBLIC_URL ?? "http://<gateway>"),
+];
+if (notice.length > 0) process.stdout.write(`\n${notice.join("\n")}\n\n`);

@@ -10,6 +10,7 @@ import { consumeSeenFeatures } from "./client-metrics/seen-features-consumer.js"
 import { clientApplicationRoutes } from "./client-applications/client-application-routes.js";
 import { consumeClientInstances } from "./client-applications/client-instances-consumer.js";
 import type { AdminDeps } from "./compose.js";
+import type { InitialAdmin } from "./access/initial-admin.js";
 import { strategyRoutes } from "./strategies/strategy-routes.js";
 import { contextRoutes } from "./context/context-routes.js";
 import { featureLinkRoutes } from "./dependencies/feature-link-routes.js";
@@ -25,6 +26,8 @@ import { projectRoutes } from "./projects/project-routes.js";
 export interface AdminService extends VexilService {
   /** Set on the start that created the first admin token, so it can be shown exactly once. */
   readonly createdAdminSecret: string | undefined;
+  /** Known once started: the first admin user and whether it still has the default password. */
+  readonly initialAdmin: InitialAdmin | undefined;
 }
 
 export function createAdminService(deps: AdminDeps): AdminService {
@@ -77,6 +80,9 @@ export function createAdminService(deps: AdminDeps): AdminService {
     readiness: [],
     get createdAdminSecret() {
       return createdAdminSecret;
+    },
+    get initialAdmin() {
+      return deps.governance.initialAdmin;
     },
     async start() {
       const now = deps.clock();

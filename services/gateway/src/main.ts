@@ -1,5 +1,5 @@
 import { addonDeliveryEnv, deliverySettingsFrom } from "@vexil/addon-delivery";
-import { adminEnv } from "@vexil/admin";
+import { adminEnv, initialAdminNotice } from "@vexil/admin";
 import { loadConfig } from "@vexil/config";
 import { frontendEvalEnv } from "@vexil/frontend-eval";
 import { createLogger } from "@vexil/logger";
@@ -10,7 +10,9 @@ import { gatewayEnv } from "./config.js";
 import { startSystem } from "./system.js";
 
 const config = loadConfig(gatewayEnv, process.env);
-const logger = createLogger({ service: "gateway", level: config.LOG_LEVEL });
+// In single mode every service logs through its own child of this root, so no line names two services.
+const root = createLogger({ level: config.LOG_LEVEL });
+const logger = root.child({ service: "gateway" });
 const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
 
 if (config.GATEWAY_MODE === "cluster") {
@@ -36,7 +38,7 @@ if (config.GATEWAY_MODE === "cluster") {
       signalIngest: loadConfig(signalIngestEnv, process.env),
       port: config.PORT,
     },
-    logger,
+    root,
   );
   onShutdown(logger, [() => system.stop()]);
   const token = system.createdAdminSecret
@@ -47,6 +49,7 @@ if (config.GATEWAY_MODE === "cluster") {
       "",
       `Vexil is running at ${publicUrl}`,
       token,
+      ...initialAdminNotice(system.initialAdmin, publicUrl),
       "Try it:",
       `  curl -H 'Authorization: <token>' ${publicUrl}/api/admin/strategies`,
       `API documentation: ${publicUrl}/docs`,

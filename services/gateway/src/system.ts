@@ -1,5 +1,5 @@
 import { createAddonDeliveryService, type AddonDeliverySettings } from "@vexil/addon-delivery";
-import { createAdminDeps, createAdminService, type AdminSettings } from "@vexil/admin";
+import { createAdminDeps, createAdminService, type AdminSettings, type InitialAdmin } from "@vexil/admin";
 import { createFrontendEvalService, type FrontendEvalConfig } from "@vexil/frontend-eval";
 import { createHttpApp, listen } from "@vexil/http";
 import type { Logger } from "@vexil/logger";
@@ -27,12 +27,15 @@ export interface RunningSystem {
   port: number;
   /** The admin token created on a first start without configured tokens. */
   createdAdminSecret: string | undefined;
+  /** The first admin user: created by this start, still on the default password. */
+  initialAdmin: InitialAdmin | undefined;
   stop(): Promise<void>;
 }
 
 /**
  * Every service in one process behind one port: each keeps its own store, and all share one bus
- * and one cache, exactly as separate processes would share NATS and Redis.
+ * and one cache, exactly as separate processes would share NATS and Redis. `logger` is the root:
+ * the gateway and each service log through their own `child({ service })` of it.
  */
 export async function startSystem(settings: SystemSettings, logger: Logger): Promise<RunningSystem> {
   const { platform } = settings;
@@ -73,7 +76,7 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
   for (const service of services) await service.start();
 
   const app = createHttpApp({
-    logger,
+    logger: child("gateway"),
     trustProxy: platform.TRUST_PROXY,
     // The docs after the services: no SDK request walks (and leaves) the docs router first.
     routers: [
@@ -92,6 +95,7 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
     url: server.url,
     port: server.port,
     createdAdminSecret: admin.createdAdminSecret,
+    initialAdmin: admin.initialAdmin,
     async stop() {
       await server.close();
       for (const service of [...services].reverse()) await service.stop();

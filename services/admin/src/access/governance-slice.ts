@@ -29,7 +29,8 @@ import { createPersonalAccessTokenStore } from "../users/personal-access-token-s
 import { userRoutes } from "../users/user-routes.js";
 import { UserService } from "../users/user-service.js";
 import { createUserStore } from "../users/user-store.js";
-import { systemActor, type AccessService } from "./access-service.js";
+import type { AccessService } from "./access-service.js";
+import { ensureInitialAdmin, type InitialAdmin } from "./initial-admin.js";
 
 export interface GovernanceSettings extends Partial<LoginRateLimitSettings> {
   /** The first admin user, created on the first start only (Unleash's defaults). */
@@ -97,11 +98,16 @@ export async function createGovernanceSlice({
   const loginLimiter = loginRateLimiter(cache, settings, clock);
 
   let useReports: Subscription | undefined;
+  let initialAdmin: InitialAdmin | undefined;
   let pruning: ReturnType<typeof setInterval> | undefined;
 
   return {
     users,
     apiTokens,
+    /** Known once started: whether the first admin was created and still has the default password. */
+    get initialAdmin() {
+      return initialAdmin;
+    },
     /** Signed-in people, after API tokens in admin's `authenticate([...])` chain. */
     authenticators: [sessionAuthenticator(sessions), personalAccessTokenAuthenticator(personalAccessTokens, users)] as Authenticator[],
     /** Routes under `/api/admin` (behind authentication). */
@@ -120,11 +126,7 @@ export async function createGovernanceSlice({
     publicRouter: (): Router =>
       authRoutes({ sessions, users, signupTokens, loginLimiter, secureCookies: settings.SECURE_COOKIES ?? false }),
     async start() {
-      const created = await users.ensureInitialAdmin(
-        { username: settings.INIT_ADMIN_USERNAME ?? "admin", password: settings.INIT_ADMIN_PASSWORD ?? "unleash4all" },
-        systemActor,
-      );
-      if (created) logger.info({ username: settings.INIT_ADMIN_USERNAME ?? "admin" }, "created the initial admin user");
+      initialAdmin = await ensureInitialAdmin(users, settings, logger);
       useReports = apiTokens.recordUseReports();
       pruning = setInterval(() => {
         sessions.pruneExpired().catch((err: unknown) => logger.warn({ err }, "pruning expired sessions failed"));

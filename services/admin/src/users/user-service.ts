@@ -169,6 +169,12 @@ export class UserService {
     return { ...user, loginAttempts: 0, seenAt };
   }
 
+  /** The id of this user when it signs in with this password (the default-password warning), else undefined. */
+  async idIfPassword(login: string, password: string): Promise<number | undefined> {
+    const user = await this.deps.users.findByLogin(login);
+    return user?.passwordHash && (await verifyPassword(password, user.passwordHash)) ? user._id : undefined;
+  }
+
   /** The configured first admin, created only when there are no users at all (the first start). */
   async ensureInitialAdmin({ username, password }: { username: string; password: string }, actor: Actor): Promise<boolean> {
     if ((await this.deps.users.count()) > 0) return false;

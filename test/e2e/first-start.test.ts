@@ -1,0 +1,127 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { connect } from "nats";
+import { afterAll, describe, expect, it } from "vitest";
+import { natsUrl, reachable, redisUrl } from "../src/servers.js";
+import { startVexilProcess, type VexilProcess } from "../src/vexil-process.js";
+
+/** Lines of the process output that are JSON log lines, raw (to see duplicate keys JSON.parse would hide). */
+const rawLogLines = (vexil: VexilProcess) =>
+  vexil
+    .output()
+    .split("\n")
+    .map((line) => line.slice(line.indexOf("{")))
+    .filter((line) => line.startsWith('{"level"'));
+
+/** No line names its service twice, and nothing below warn carries an error object. */
+function expectQuietLogs(vexil: VexilProcess) {
+  for (const line of rawLogLines(vexil)) {
+    expect(line.match(/"service":/g)?.length ?? 0, line).toBeLessThanOrEqual(1);
+  }
+  const noisy = vexil.logLines().filter((l) => l.level < 40 && ("err" in l || "error" in l));
+  expect(noisy).toEqual([]);
+}
+
+const defaultPasswordWarnings = (vexil: VexilProcess) =>
+  vexil.logLines().filter((l) => l.level === 40 && /still has the default password/.test(l.msg));
+
+describe("first start of `npm start` (the compiled gateway)", () => {
+  let dataDir: string;
+  afterAll(async () => {
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("names the initial user and how to change its password, and warns at every start until it is changed", async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), "vexil-first-start-"));
+    const first = await startVexilProcess({ dataDir });
+    let token: string;
+    try {
+      const banner = first.output();
+      expect(banner).toContain("Initial admin user created: admin / unleash4all");
+      expect(banner).toMatch(/api\/admin\/user-admin\/1\/change-password/);
+      expect(defaultPasswordWarnings(first)).toHaveLength(1);
+      token = /Admin API token \(created now[^\n]*\n\s+(\S+)/.exec(banner)![1]!;
+      expectQuietLogs(first);
+    } finally {
+      await first.stop();
+    }
+
+    const second = await startVexilProcess({ dataDir });
+    try {
+      expect(second.output()).toContain("WARNING: the admin user admin still has the default password unleash4all");
+      expect(defaultPasswordWarnings(second)).toHaveLength(1);
+      const changed = await fetch(`${second.url}/api/admin/user-admin/1/change-password`, {
+        method: "POST",
+        headers: { authorization: token, "content-type": "application/json" },
+        body: JSON.stringify({ password: "A-much-better-s3cret" }),
+      });
+      expect(changed.status).toBe(200);
+    } finally {
+      await second.stop();
+    }
+
+    const third = await startVexilProcess({ dataDir });
+    try {
+      expect(defaultPasswordWarnings(third)).toEqual([]);
+      expect(third.output()).not.toContain("unleash4all");
+      const login = await fetch(`${third.url}/auth/simple/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username: "admin", password: "A-much-better-s3cret" }),
+      });
+      expect(login.status).toBe(200);
+    } finally {
+      await third.stop();
+    }
+  }, 120_000);
+
+  it("with INIT_ADMIN_PASSWORD set before the first start: no default password, no warning", async () => {
+    const vexil = await startVexilProcess({ env: { INIT_ADMIN_PASSWORD: "chosen-before-start" } });
+    try {
+      expect(vexil.output()).toContain("Initial admin user created: admin, with the password from INIT_ADMIN_PASSWORD.");
+      expect(vexil.output()).not.toContain("unleash4all");
+      expect(defaultPasswordWarnings(vexil)).toEqual([]);
+    } finally {
+      await vexil.stop();
+    }
+  }, 60_000);
+});
+
+const clusterAvailable = (await reachable(natsUrl)) && (await reachable(redisUrl));
+if (!clusterAvailable) console.log(`skipped: cluster logs need NATS at ${natsUrl} and Redis at ${redisUrl}`);
+
+describe.skipIf(!clusterAvailable)("first start of `npm run start:cluster`", () => {
+  const namespace = `test_${randomUUID().slice(0, 8)}`;
+  afterAll(async () => {
+    const nc = await connect({ servers: natsUrl });
+    await (await nc.jetstreamManager()).streams.delete(namespace).catch(() => undefined);
+    await nc.close();
+  });
+
+  it("logs no error objects at info level and names each service once per line", async () => {
+    const vexil = await startVexilProcess({
+      mode: "cluster",
+      readyTimeoutMs: 90_000,
+      env: {
+        NATS_URL: natsUrl,
+        REDIS_URL: redisUrl,
+        NATS_STREAM: namespace,
+        NATS_NAMESPACE: namespace,
+        REDIS_KEY_PREFIX: `${namespace}:`,
+      },
+    });
+    try {
+      expect(vexil.output()).toContain("Initial admin user created: admin / unleash4all");
+      expect(defaultPasswordWarnings(vexil)).toHaveLength(1);
+      expectQuietLogs(vexil);
+      const services = new Set(vexil.logLines().map((l) => l.service));
+      expect([...services].sort()).toEqual(
+        expect.arrayContaining(["addon-delivery", "admin", "frontend-eval", "gateway", "signal-ingest"]),
+      );
+    } finally {
+      await vexil.stop();
+    }
+  }, 120_000);
+});
