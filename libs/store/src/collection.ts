@@ -77,6 +77,13 @@ export interface FindOneAndUpdateOptions extends UpdateOptions {
 export interface IndexOptions {
   unique?: boolean;
   name?: string;
+  /**
+   * Only documents matching this filter are in the index (a partial index), so a unique index
+   * constrains only them: `{ state: "Draft" }` for one draft per author, `{ email: { $type: "string" } }`
+   * for a field that may be absent or null (which would otherwise all share the key null). MongoDB
+   * accepts equality, `$exists: true`, `$gt`/`$gte`/`$lt`/`$lte`, `$type` and `$and` here.
+   */
+  partialFilterExpression?: Record<string, unknown>;
 }
 export type IndexKeys = Record<string, SortDirection>;
 
@@ -105,11 +112,17 @@ export interface DeleteResult {
 export interface Collection<T extends BaseDocument> {
   readonly name: string;
   insertOne(doc: T, options?: SessionOption): Promise<InsertOneResult>;
+  /** All or nothing, with or without a session: a duplicate anywhere inserts none of them. */
   insertMany(docs: T[], options?: SessionOption): Promise<InsertManyResult>;
   /** `P` narrows the result type when a projection is given; the engine does not check it. */
   findOne<P = T>(filter: Filter<T>, options?: FindOneOptions): Promise<P | null>;
   find<P = T>(filter: Filter<T>, options?: FindOptions): Promise<P[]>;
   countDocuments(filter: Filter<T>, options?: SessionOption): Promise<number>;
+  /**
+   * How many documents the collection holds, from its metadata: no scan, so fit for a total shown
+   * beside every page. Committed documents only; MongoDB may be off after an unclean shutdown.
+   */
+  estimatedDocumentCount(): Promise<number>;
   updateOne(filter: Filter<T>, update: UpdateFilter<T>, options?: UpdateOptions): Promise<UpdateResult>;
   updateMany(filter: Filter<T>, update: UpdateFilter<T>, options?: UpdateOptions): Promise<UpdateResult>;
   findOneAndUpdate<P = T>(filter: Filter<T>, update: UpdateFilter<T>, options?: FindOneAndUpdateOptions): Promise<P | null>;
@@ -129,15 +142,23 @@ export interface StoreEngine {
   collection<T extends BaseDocument>(name: string): Collection<T>;
   /**
    * Runs `fn` in a transaction: every call made with the given session commits together or not at
-   * all; a throw inside `fn` rolls everything back and is rethrown. `fn` may run more than once (the
-   * MongoDB engine retries transient conflicts), so it should only touch the store.
+   * all; a throw inside `fn` rolls everything back and is rethrown. Transactions see a snapshot and
+   * the first to write a document wins: on MongoDB a transaction that writes a document another one
+   * wrote since its snapshot is aborted and `fn` runs again, so `fn` should only touch the store.
+   * Reads are not checked: a rule read in one document and enforced in another ("no two users with
+   * this name") holds only through a unique index, or a document every such transaction writes.
+   * The embedded engine runs transactions one at a time, so there `fn` runs once.
    */
   withTransaction<R>(fn: (session: StoreSession) => Promise<R>): Promise<R>;
   /**
-   * The next integer of the named sequence, starting at 1; atomic across concurrent callers. It is
-   * never part of a transaction: a rolled-back transaction leaves a gap, as database sequences do.
+   * The next integer of the named sequence, starting at 1; atomic across concurrent callers.
+   * Without a session it is taken at once and never given back (a rolled-back transaction leaves a
+   * gap, as database sequences do). With a session it is part of the transaction: concurrent
+   * transactions taking the same sequence conflict (one of them runs again), so the values follow
+   * commit order, and a rolled-back transaction gives its value back. Take a sequence either inside
+   * transactions or outside them, not both.
    */
-  nextSequence(name: string): Promise<number>;
+  nextSequence(name: string, options?: SessionOption): Promise<number>;
   /** Resolves when the store can serve requests; throws NotReady otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,9 +1,11 @@
-import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { appendFile, chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { NotReady } from "@vexil/errors";
 import { describeCollectionContract } from "./collection.contract.js";
+import { describeConcurrencyContract } from "./concurrency.contract.js";
+import { describeDocumentContract } from "./documents.contract.js";
 import { createEmbeddedEngine, DuplicateKeyError, type StoreEngine } from "./index.js";
 
 const dirs: string[] = [];
@@ -17,6 +19,9 @@ afterAll(async () => {
 });
 
 describeCollectionContract("embedded", async () => createEmbeddedEngine({ dir: await tempDir() }));
+describeDocumentContract("embedded", async () => createEmbeddedEngine({ dir: await tempDir() }));
+// One writer: the races the suite sets up on MongoDB cannot happen here; it asserts the serial order instead.
+describeConcurrencyContract("embedded", async () => createEmbeddedEngine({ dir: await tempDir() }), { serialTransactions: true });
 
 interface Flag {
   _id: string | number;
@@ -115,6 +120,58 @@ describe("embedded engine persistence", () => {
     await reopened.close();
   });
 
+  it("keeps user keys that look like EJSON wrappers as data, in the journal and the snapshot", async () => {
+    const dir = await tempDir();
+    const params = { when: { $date: "2024-01-01T00:00:00Z" }, id: { $oid: "507f1f77bcf86cd799439011" }, "a.b": { $$x: 1 } };
+    const engine = await createEmbeddedEngine({ dir });
+    await engine.collection<{ _id: number; params: unknown }>("flags").insertOne({ _id: 1, params });
+    await engine.close();
+    for (const compactAfterBytes of [8 * 1024 * 1024, 1]) {
+      const reopened = await createEmbeddedEngine({ dir, compactAfterBytes });
+      expect(await reopened.collection("flags").findOne({ _id: 1 })).toEqual({ _id: 1, params });
+      await reopened.close();
+    }
+  });
+
+  it("keeps partial indexes and sequence values committed by transactions", async () => {
+    const dir = await tempDir();
+    const engine = await createEmbeddedEngine({ dir });
+    const flags = engine.collection<Flag & { state?: string }>("flags");
+    await flags.createIndex({ name: 1 }, { unique: true, partialFilterExpression: { state: "Draft" } });
+    await engine.withTransaction(async (session) => {
+      await flags.insertOne({ _id: await engine.nextSequence("flags", { session }), name: "a", state: "Draft" }, { session });
+    });
+    await engine.close();
+    const reopened = await createEmbeddedEngine({ dir });
+    const again = reopened.collection<Flag & { state?: string }>("flags");
+    await expect(again.insertOne({ _id: 2, name: "a", state: "Draft" })).rejects.toBeInstanceOf(DuplicateKeyError);
+    await again.insertOne({ _id: 2, name: "a", state: "Applied" });
+    expect(await reopened.withTransaction((session) => reopened.nextSequence("flags", { session }))).toBe(2);
+    await reopened.close();
+  });
+
+  it("creates its directory 0700 and its files 0600, and tightens ones left open by an older version", async () => {
+    const parent = await tempDir();
+    const dir = join(parent, "data", "admin");
+    const engine = await createEmbeddedEngine({ dir, compactAfterBytes: 1 });
+    await engine.collection<Flag>("flags").insertOne({ _id: 1, name: "secret" });
+    await engine.close();
+    const mode = async (path: string) => (await stat(path)).mode & 0o777;
+    expect(await mode(join(parent, "data"))).toBe(0o700);
+    expect(await mode(dir)).toBe(0o700);
+    const files = await readdir(dir);
+    expect(files.sort()).toEqual(["journal.ejsonl", "snapshot.ejson"]);
+    for (const file of files) expect(await mode(join(dir, file))).toBe(0o600);
+
+    const old = join(parent, "old");
+    await mkdir(old, { mode: 0o755 });
+    await writeFile(join(old, "journal.ejsonl"), "", { mode: 0o644 });
+    await chmod(join(old, "journal.ejsonl"), 0o644);
+    await (await createEmbeddedEngine({ dir: old })).close();
+    expect(await mode(old)).toBe(0o700);
+    expect(await mode(join(old, "journal.ejsonl"))).toBe(0o600);
+  });
+
   it("appends one line per write instead of rewriting the database", async () => {
     const dir = await tempDir();
     const engine = await createEmbeddedEngine({ dir });
@@ -205,19 +262,14 @@ describe("embedded engine behaviour", () => {
     await expect(engine.close()).resolves.toBeUndefined();
   });
 
-  it("finds among a few thousand documents quickly", async () => {
+  it("finds among a few thousand documents", async () => {
     const { engine, flags } = await open();
     await flags.insertMany(
       Array.from({ length: 5000 }, (_, i) => ({ _id: i, name: `flag-${i}`, project: `p${i % 50}`, enabled: i % 2 === 0 })),
     );
-    const started = performance.now();
-    for (let i = 0; i < 20; i++) {
-      const page = await flags.find({ project: "p8", enabled: true }, { sort: { name: -1 }, limit: 10 });
-      expect(page).toHaveLength(10);
-    }
+    const page = await flags.find({ project: "p8", enabled: true }, { sort: { name: -1 }, limit: 3 });
+    expect(page.map((flag) => flag.name)).toEqual(["flag-958", "flag-908", "flag-858"]);
     expect(await flags.findOne({ _id: 4321 })).toMatchObject({ name: "flag-4321" });
-    // 20 filtered, sorted scans of 5000 documents: generous bound, catches accidental quadratic work.
-    expect(performance.now() - started).toBeLessThan(2000);
     await engine.close();
   });
 });

@@ -21,6 +21,6 @@ export type {
   UpdateOptions,
   UpdateResult,
 } from "./collection.js";
-export { DuplicateKeyError } from "./errors.js";
+export { DocumentTooLargeError, DuplicateKeyError } from "./errors.js";
 export { createEmbeddedEngine, type EmbeddedEngineOptions } from "./embedded/engine.js";
 export { createMongoEngine, type MongoEngineOptions } from "./mongo/engine.js";

@@ -27,10 +27,11 @@ import {
   normalize,
   project,
   sameDocument,
+  storable,
   type Doc,
 } from "./documents.js";
 import type { EmbeddedCore } from "./engine.js";
-import type { Draft } from "./state.js";
+import type { Draft, IndexSpec } from "./state.js";
 
 const noUpsert = { matchedCount: 0, modifiedCount: 0, upsertedId: null };
 
@@ -72,6 +73,10 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     return this.matching(this.core.reader(options?.session), filter).length;
   }
 
+  async estimatedDocumentCount(): Promise<number> {
+    return this.core.reader(undefined).count(this.name);
+  }
+
   updateOne(filter: Filter<T>, update: UpdateFilter<T>, options?: UpdateOptions): Promise<UpdateResult> {
     return this.update(filter, update, options, (draft) => {
       const doc = this.first(draft, filter);
@@ -92,7 +97,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
         return wantAfter ? updated : target;
       }
       if (!options.upsert) return null;
-      const inserted = normalize(buildUpsert(filter, update));
+      const inserted = storable(this.name, buildUpsert(filter, update));
       draft.insert(this.name, inserted);
       return wantAfter ? inserted : null;
     });
@@ -104,14 +109,14 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     return this.core.write(options?.session, (draft) => {
       const target = this.first(draft, filter);
       if (target) {
-        const next = normalize(buildReplacement(target._id, fields));
+        const next = storable(this.name, buildReplacement(target._id, fields));
         if (sameDocument(target, next)) return { matchedCount: 1, modifiedCount: 0, upsertedId: null };
         draft.put(this.name, next);
         return { matchedCount: 1, modifiedCount: 1, upsertedId: null };
       }
       if (!options?.upsert) return noUpsert;
       const id = isDocumentId(fields._id) ? fields._id : buildUpsert(filter, {})._id;
-      const inserted = normalize(buildReplacement(id, fields));
+      const inserted = storable(this.name, buildReplacement(id, fields));
       draft.insert(this.name, inserted);
       return { matchedCount: 0, modifiedCount: 0, upsertedId: id };
     });
@@ -134,7 +139,8 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   }
 
   async createIndex(keys: IndexKeys, options: IndexOptions = {}): Promise<string> {
-    const spec = { name: options.name ?? defaultIndexName(keys), keys, unique: options.unique ?? false };
+    const spec: IndexSpec = { name: options.name ?? defaultIndexName(keys), keys, unique: options.unique ?? false };
+    if (options.partialFilterExpression) spec.partialFilterExpression = normalize(options.partialFilterExpression);
     return this.core.exclusive(async () => {
       const collection = this.core.state.collection(this.name);
       const existing = collection.indexes.get(spec.name);
@@ -160,7 +166,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
       const docs = targets(draft);
       if (docs.length === 0) {
         if (!options?.upsert) return noUpsert;
-        const inserted = normalize(buildUpsert(filter, update));
+        const inserted = storable(this.name, buildUpsert(filter, update));
         draft.insert(this.name, inserted);
         return { matchedCount: 0, modifiedCount: 0, upsertedId: inserted._id };
       }
@@ -173,14 +179,14 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   private modify(draft: Draft, doc: Doc, filter: Filter<T>, update: UpdateFilter<T>): Doc | undefined {
     const next = structuredClone(doc);
     if (!applyUpdate(next, update, filter)) return undefined;
-    const stored = normalize(next);
+    const stored = storable(this.name, next);
     draft.put(this.name, stored);
     return stored;
   }
 
   private toStored(doc: T): Doc {
     if (!isDocumentId(doc?._id)) throw new TypeError(`A document of ${this.name} needs a string or number _id`);
-    return normalize(doc) as unknown as Doc;
+    return storable(this.name, doc as unknown as Doc);
   }
 
   /** A filter on one `_id` reads that document only; anything else scans the collection. */

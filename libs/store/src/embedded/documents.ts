@@ -3,9 +3,14 @@ import { BSON } from "mongodb";
 import { Query } from "mingo";
 import { update as applyModifier, type Modifier } from "mingo/updater";
 import type { BaseDocument, DocumentId, Filter, Projection, UpdateFilter } from "../collection.js";
+import { DocumentTooLargeError } from "../errors.js";
 import { equalityFields } from "../upsert.js";
+import { fromEJSON, toEJSON } from "./ejson.js";
 
 export type Doc = BaseDocument & Record<string, unknown>;
+
+/** MongoDB's largest document: 16 MiB of BSON. */
+export const maxDocumentBytes = 16 * 1024 * 1024;
 
 /**
  * What a document looks like once stored: the journal's EJSON round trip applied up front, so the
@@ -13,21 +18,19 @@ export type Doc = BaseDocument & Record<string, unknown>;
  * becomes null as in MongoDB) and nothing is shared with the caller's object.
  */
 export function normalize<V>(value: V): V {
-  return BSON.EJSON.parse(BSON.EJSON.stringify(value)) as V;
+  return fromEJSON<V>(toEJSON(value));
+}
+
+/** A document ready to store in `collection`: normalized, and refused above MongoDB's size limit. */
+export function storable(collection: string, doc: Doc): Doc {
+  const bytes = BSON.calculateObjectSize(doc);
+  if (bytes > maxDocumentBytes) throw new DocumentTooLargeError(collection, bytes);
+  return normalize(doc);
 }
 
 /** A copy for the caller, who may mutate it freely. */
 export function copyOut<V>(value: V): V {
   return structuredClone(value);
-}
-
-export function getPath(doc: unknown, path: string): unknown {
-  let value: unknown = doc;
-  for (const part of path.split(".")) {
-    if (value === null || typeof value !== "object") return undefined;
-    value = (value as Record<string, unknown>)[part];
-  }
-  return value;
 }
 
 export function isDocumentId(value: unknown): value is DocumentId {
@@ -79,5 +82,5 @@ export function buildReplacement(id: DocumentId, replacement: Record<string, unk
 }
 
 export function sameDocument(a: Doc, b: Doc): boolean {
-  return BSON.EJSON.stringify(a) === BSON.EJSON.stringify(b);
+  return toEJSON(a) === toEJSON(b);
 }

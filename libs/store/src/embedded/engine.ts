@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Mutex } from "async-mutex";
 import { NotReady } from "@vexil/errors";
-import type { BaseDocument, StoreEngine, StoreSession } from "../collection.js";
+import type { BaseDocument, SessionOption, StoreEngine, StoreSession } from "../collection.js";
 import { EmbeddedCollection } from "./collection.js";
 import { Journal } from "./journal.js";
 import { Draft, type JournalOp } from "./state.js";
@@ -31,6 +31,8 @@ export class EmbeddedSession {
 export class EmbeddedCore {
   private readonly writers = new Mutex();
   private readonly currentTransaction = new AsyncLocalStorage<EmbeddedSession>();
+  /** The transaction holding the writers' mutex, if any (there is at most one). */
+  private running: EmbeddedSession | undefined;
   private closed = false;
 
   constructor(private readonly journal: Journal) {}
@@ -87,25 +89,37 @@ export class EmbeddedCore {
   async transaction<R>(fn: (session: StoreSession) => Promise<R>): Promise<R> {
     return this.exclusive(async () => {
       const session = new EmbeddedSession(this, new Draft(this.state));
-      let result: R;
+      // Until its commit is applied, values of sequences it staged are not handed out elsewhere.
+      this.running = session;
       try {
-        result = await this.currentTransaction.run(session, () => fn(session as unknown as StoreSession));
+        let result: R;
+        try {
+          result = await this.currentTransaction.run(session, () => fn(session as unknown as StoreSession));
+        } finally {
+          // Ended before the commit, so a stray late write cannot slip past the ops being committed.
+          session.active = false;
+        }
+        if (session.failure !== undefined) {
+          throw new Error("The transaction was aborted by an earlier failed write", { cause: session.failure });
+        }
+        await this.commit(session.draft.ops());
+        return result;
       } finally {
-        // Ended before the commit, so a stray late write cannot slip past the ops being committed.
-        session.active = false;
+        this.running = undefined;
       }
-      if (session.failure !== undefined) {
-        throw new Error("The transaction was aborted by an earlier failed write", { cause: session.failure });
-      }
-      await this.commit(session.draft.ops());
-      return result;
     });
   }
 
-  async nextSequence(name: string): Promise<number> {
+  /**
+   * With a session, the value is staged in the transaction (transactions run one at a time, so values
+   * follow commit order, and a rollback gives the value back). Without one it is taken at once,
+   * above any value the running transaction staged, and made durable before returning.
+   */
+  async nextSequence(name: string, options?: SessionOption): Promise<number> {
     this.assertOpen();
-    // Taken synchronously, so concurrent callers never share a value; made durable before returning.
-    const value = (this.state.sequences.get(name) ?? 0) + 1;
+    if (options?.session) return this.sessionOf(options.session).draft.nextSequence(name);
+    // Taken synchronously, so concurrent callers never share a value.
+    const value = Math.max(this.state.sequences.get(name) ?? 0, this.running?.draft.stagedSequence(name) ?? 0) + 1;
     this.state.sequences.set(name, value);
     await this.journal.append([{ op: "sequence", name, value }], () => undefined);
     return value;
@@ -145,7 +159,7 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
   return {
     collection: <T extends BaseDocument>(name: string) => new EmbeddedCollection<T>(name, core),
     withTransaction: (fn) => core.transaction(fn),
-    nextSequence: (name) => core.nextSequence(name),
+    nextSequence: (name, sequenceOptions) => core.nextSequence(name, sequenceOptions),
     ping: () => core.ping(),
     close: () => core.close(),
   };

@@ -1,11 +1,13 @@
-import { mkdir, open, readFile, rename, type FileHandle } from "node:fs/promises";
+import { chmod, mkdir, open, readFile, rename, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { Mutex } from "async-mutex";
-import { BSON } from "mongodb";
+import { fromEJSON, toEJSON } from "./ejson.js";
 import { StoreState, type JournalOp } from "./state.js";
 
 const SNAPSHOT = "snapshot.ejson";
 const JOURNAL = "journal.ejsonl";
+const privateDirectory = 0o700;
+const privateFile = 0o600;
 
 interface Snapshot {
   format: 1;
@@ -18,7 +20,8 @@ interface Snapshot {
  * is replayed over the snapshot (a torn last line, left by a crash mid-write, is ignored); once the
  * journal outgrows `compactAfterBytes` the state is written to a new snapshot (temp file, fsync,
  * rename) and the journal emptied. Replaying ops is idempotent, so a crash between the rename and
- * the truncation only replays what the snapshot already holds.
+ * the truncation only replays what the snapshot already holds. The data holds secrets (API tokens,
+ * password hashes): the directory is kept 0700 and its files 0600, whatever the umask.
  */
 export class Journal {
   /** Serialises appends and compaction, so journal order is commit order. */
@@ -35,11 +38,16 @@ export class Journal {
   ) {}
 
   static async open(dir: string, compactAfterBytes: number): Promise<Journal> {
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: privateDirectory });
+    // A directory made by someone else (a mounted volume) keeps the mode its owner gave it.
+    await chmod(dir, privateDirectory).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== "EPERM") throw err;
+    });
     const state = new StoreState();
     const snapshot = await readIfExists(join(dir, SNAPSHOT));
     if (snapshot !== undefined) {
-      for (const op of (BSON.EJSON.parse(snapshot) as Snapshot).ops) state.apply(op);
+      await chmod(join(dir, SNAPSHOT), privateFile);
+      for (const op of fromEJSON<Snapshot>(snapshot).ops) state.apply(op);
     }
     const journalText = (await readIfExists(join(dir, JOURNAL))) ?? "";
     const lines = journalText.split("\n");
@@ -48,13 +56,16 @@ export class Journal {
     lines.forEach((line, index) => {
       let ops: JournalOp[];
       try {
-        ops = BSON.EJSON.parse(line) as JournalOp[];
+        ops = fromEJSON<JournalOp[]>(line);
       } catch (cause) {
         throw new Error(`Corrupt store journal ${join(dir, JOURNAL)} at line ${index + 1}`, { cause });
       }
       for (const op of ops) state.apply(op);
     });
-    const journal = new Journal(dir, await open(join(dir, JOURNAL), "a"), compactAfterBytes, state);
+    const file = await open(join(dir, JOURNAL), "a", privateFile);
+    // A journal written by an older version may have been created readable by others.
+    await file.chmod(privateFile);
+    const journal = new Journal(dir, file, compactAfterBytes, state);
     // Folding the replayed journal into a snapshot also drops a torn tail before anything is appended.
     if (journalText.length > 0) await journal.lock.runExclusive(() => journal.compact());
     return journal;
@@ -66,7 +77,7 @@ export class Journal {
    */
   async append(ops: JournalOp[], apply: () => void): Promise<void> {
     if (ops.length === 0) return apply();
-    const line = Buffer.from(BSON.EJSON.stringify(ops) + "\n");
+    const line = Buffer.from(toEJSON(ops) + "\n");
     await this.lock.runExclusive(async () => {
       try {
         await this.file.write(line);
@@ -90,9 +101,10 @@ export class Journal {
     const snapshot: Snapshot = { format: 1, ops: [...this.state.ops()] };
     const target = join(this.dir, SNAPSHOT);
     const temp = `${target}.tmp`;
-    const file = await open(temp, "w");
+    const file = await open(temp, "w", privateFile);
     try {
-      await file.writeFile(BSON.EJSON.stringify(snapshot));
+      await file.chmod(privateFile);
+      await file.writeFile(toEJSON(snapshot));
       await file.sync();
     } finally {
       await file.close();

@@ -1,12 +1,16 @@
 import { BSON } from "mongodb";
+import type { Query } from "mingo";
 import type { DocumentId, IndexKeys } from "../collection.js";
 import { DuplicateKeyError } from "../errors.js";
-import { getPath, type Doc } from "./documents.js";
+import { getPath } from "../paths.js";
+import { compileFilter, type Doc } from "./documents.js";
 
 export interface IndexSpec {
   name: string;
   keys: IndexKeys;
   unique: boolean;
+  /** Only documents matching it are in the index. */
+  partialFilterExpression?: Record<string, unknown>;
 }
 
 /** One durable change. Applying a journal twice gives the same state, which makes replay safe. */
@@ -16,13 +20,33 @@ export type JournalOp =
   | { op: "index"; c: string; spec: IndexSpec }
   | { op: "sequence"; name: string; value: number };
 
-/** The key a document has on an index; a missing field counts as null, as in MongoDB. */
-export function indexKey(doc: Doc, spec: IndexSpec): string {
-  return BSON.EJSON.stringify(Object.keys(spec.keys).map((path) => getPath(doc, path) ?? null));
+const partialFilters = new WeakMap<IndexSpec, Query>();
+
+/**
+ * The keys a document has on an index, as MongoDB builds them: a missing field counts as null, an
+ * array field gives one key per element (a multikey index: no two documents may share any of
+ * them), and a document outside a partial index's filter has none.
+ */
+export function indexKeys(doc: Doc, spec: IndexSpec): string[] {
+  if (spec.partialFilterExpression) {
+    let filter = partialFilters.get(spec);
+    if (!filter) partialFilters.set(spec, (filter = compileFilter(spec.partialFilterExpression)));
+    if (!filter.test(doc)) return [];
+  }
+  let tuples: unknown[][] = [[]];
+  let arrays = 0;
+  for (const path of Object.keys(spec.keys)) {
+    const value = getPath(doc, path) ?? null;
+    const values = Array.isArray(value) && value.length > 0 ? [...new Set(value.map((item: unknown) => item ?? null))] : [value];
+    if (Array.isArray(value) && ++arrays > 1) throw new Error(`cannot index parallel arrays on index ${spec.name}`);
+    tuples = tuples.flatMap((tuple) => values.map((item) => [...tuple, item]));
+  }
+  return [...new Set(tuples.map((tuple) => BSON.EJSON.stringify(tuple)))];
 }
 
-function duplicateKey(collection: string, spec: IndexSpec, doc: Doc): DuplicateKeyError {
-  const keyValue = Object.fromEntries(Object.keys(spec.keys).map((path) => [path, getPath(doc, path) ?? null]));
+function duplicateKey(collection: string, spec: IndexSpec, key: string): DuplicateKeyError {
+  const values = BSON.EJSON.parse(key) as unknown[];
+  const keyValue = Object.fromEntries(Object.keys(spec.keys).map((path, i) => [path, values[i]]));
   return new DuplicateKeyError(collection, spec.name, spec.keys, keyValue);
 }
 
@@ -57,9 +81,10 @@ export class CollectionState {
     const keys = new Map<string, DocumentId>();
     if (!spec.unique) return keys;
     for (const doc of this.docs.values()) {
-      const key = indexKey(doc, spec);
-      if (keys.has(key)) throw duplicateKey(this.name, spec, doc);
-      keys.set(key, doc._id);
+      for (const key of indexKeys(doc, spec)) {
+        if (keys.has(key)) throw duplicateKey(this.name, spec, key);
+        keys.set(key, doc._id);
+      }
     }
     return keys;
   }
@@ -67,7 +92,9 @@ export class CollectionState {
   put(doc: Doc): void {
     this.removeKeys(doc._id);
     this.docs.set(doc._id, doc);
-    for (const spec of this.uniqueIndexes()) this.uniqueKeys.get(spec.name)!.set(indexKey(doc, spec), doc._id);
+    for (const spec of this.uniqueIndexes()) {
+      for (const key of indexKeys(doc, spec)) this.uniqueKeys.get(spec.name)!.set(key, doc._id);
+    }
   }
 
   delete(id: DocumentId): void {
@@ -80,9 +107,10 @@ export class CollectionState {
     if (!old) return;
     for (const spec of this.uniqueIndexes()) {
       const keys = this.uniqueKeys.get(spec.name)!;
-      const key = indexKey(old, spec);
-      // Another document of the same batch may already hold the key this one gave up.
-      if (keys.get(key) === id) keys.delete(key);
+      for (const key of indexKeys(old, spec)) {
+        // Another document of the same batch may already hold the key this one gave up.
+        if (keys.get(key) === id) keys.delete(key);
+      }
     }
   }
 }
@@ -136,6 +164,8 @@ export class Draft {
   private readonly changes = new Map<string, Map<DocumentId, Doc | null>>();
   /** collection → index → key → the staged document that took it. */
   private readonly stagedKeys = new Map<string, Map<string, Map<string, DocumentId>>>();
+  /** Sequence values taken inside the transaction, committed (or given back) with it. */
+  private readonly sequences = new Map<string, number>();
 
   constructor(private readonly state: StoreState) {}
 
@@ -143,6 +173,17 @@ export class Draft {
     const staged = this.changes.get(collection)?.get(id);
     if (staged !== undefined) return staged ?? undefined;
     return this.state.collections.get(collection)?.docs.get(id);
+  }
+
+  /** How many documents the collection holds, as this draft sees them. */
+  count(collection: string): number {
+    let count = this.state.collections.get(collection)?.docs.size ?? 0;
+    for (const [id, change] of this.changes.get(collection) ?? []) {
+      const committed = this.state.collections.get(collection)?.docs.has(id) ?? false;
+      if (change === null && committed) count--;
+      else if (change !== null && !committed) count++;
+    }
+    return count;
   }
 
   /** The documents of a collection as this draft sees them, in natural order. */
@@ -165,22 +206,25 @@ export class Draft {
 
   /** Stages `doc` as the new version of its `_id`, after checking every unique index. */
   put(collection: string, doc: Doc): void {
-    for (const spec of this.state.collections.get(collection)?.uniqueIndexes() ?? []) {
-      const key = indexKey(doc, spec);
-      const holders = [
-        this.state.collections.get(collection)?.uniqueKeys.get(spec.name)?.get(key),
-        this.stagedKeys.get(collection)?.get(spec.name)?.get(key),
-      ];
-      for (const holder of holders) {
-        if (holder === undefined || holder === doc._id) continue;
-        // A holder may have changed its key (or gone) earlier in this draft.
-        const current = this.get(collection, holder);
-        if (current && indexKey(current, spec) === key) throw duplicateKey(collection, spec, doc);
+    const specs = this.state.collections.get(collection)?.uniqueIndexes() ?? [];
+    const keysBySpec = specs.map((spec) => indexKeys(doc, spec));
+    specs.forEach((spec, i) => {
+      for (const key of keysBySpec[i]!) {
+        const holders = [
+          this.state.collections.get(collection)?.uniqueKeys.get(spec.name)?.get(key),
+          this.stagedKeys.get(collection)?.get(spec.name)?.get(key),
+        ];
+        for (const holder of holders) {
+          if (holder === undefined || holder === doc._id) continue;
+          // A holder may have changed its key (or gone) earlier in this draft.
+          const current = this.get(collection, holder);
+          if (current && indexKeys(current, spec).includes(key)) throw duplicateKey(collection, spec, key);
+        }
       }
-    }
-    for (const spec of this.state.collections.get(collection)?.uniqueIndexes() ?? []) {
-      this.keysOf(collection, spec.name).set(indexKey(doc, spec), doc._id);
-    }
+    });
+    specs.forEach((spec, i) => {
+      for (const key of keysBySpec[i]!) this.keysOf(collection, spec.name).set(key, doc._id);
+    });
     this.changesOf(collection).set(doc._id, doc);
   }
 
@@ -188,8 +232,20 @@ export class Draft {
     this.changesOf(collection).set(id, null);
   }
 
+  /** Takes the next value of a sequence for this draft: above the committed one and any taken here. */
+  nextSequence(name: string): number {
+    const value = Math.max(this.state.sequences.get(name) ?? 0, this.sequences.get(name) ?? 0) + 1;
+    this.sequences.set(name, value);
+    return value;
+  }
+
+  /** The highest value of the sequence taken in this draft, if any. */
+  stagedSequence(name: string): number | undefined {
+    return this.sequences.get(name);
+  }
+
   ops(): JournalOp[] {
-    const ops: JournalOp[] = [];
+    const ops: JournalOp[] = [...this.sequences].map(([name, value]) => ({ op: "sequence" as const, name, value }));
     for (const [c, changes] of this.changes) {
       for (const [id, doc] of changes) {
         if (doc) ops.push({ op: "put", c, doc });

@@ -1,14 +1,20 @@
-import { MongoClient, type ClientSession, type MongoClientOptions } from "mongodb";
+import { MongoClient, type ClientSession, type Db, type MongoClientOptions } from "mongodb";
 import { NotReady } from "@vexil/errors";
-import type { BaseDocument, StoreEngine, StoreSession } from "../collection.js";
+import type { BaseDocument, IndexKeys, StoreEngine, StoreSession } from "../collection.js";
 import { MongoStoreCollection } from "./collection.js";
-import { isDuplicateKey } from "./errors.js";
+import { isDuplicateKey, translateError } from "./errors.js";
 
 export interface MongoEngineOptions {
   url: string;
   database: string;
   /** Passed to MongoClient, e.g. timeouts. */
   clientOptions?: MongoClientOptions;
+  /**
+   * How long `ping` (the readiness probe) waits for a server, in ms. Requests keep the driver's
+   * server selection timeout (30 s unless the URL says otherwise), long enough to ride out an
+   * election; a probe must answer well within the 3 s Kubernetes gives it.
+   */
+  pingTimeoutMs?: number;
 }
 
 /** The port's session for this engine: the driver's session, wrapped so it stays opaque to callers. */
@@ -32,7 +38,11 @@ interface Counter {
  */
 export async function createMongoEngine(options: MongoEngineOptions): Promise<StoreEngine> {
   const client = new MongoClient(options.url, options.clientOptions);
-  await client.connect();
+  try {
+    await client.connect();
+  } catch (err) {
+    throw translateError(err, { collection: "(connect)", inTransaction: false });
+  }
   const db = client.db(options.database);
 
   const sessionOf = (session: StoreSession | undefined): ClientSession | undefined => {
@@ -43,43 +53,64 @@ export async function createMongoEngine(options: MongoEngineOptions): Promise<St
     return session.clientSession;
   };
 
+  /** The driver runs `fn` again on transient transaction errors and retries an uncertain commit. */
+  const transaction = async <R>(fn: (session: ClientSession) => Promise<R>): Promise<R> => {
+    const clientSession = client.startSession();
+    try {
+      return await clientSession.withTransaction(() => fn(clientSession));
+    } catch (err) {
+      // What the driver gave up on: a server that stayed unreachable is NotReady, as outside transactions.
+      throw translateError(err, { collection: "(transaction)", inTransaction: false });
+    } finally {
+      await clientSession.endSession();
+    }
+  };
+
   const counters = db.collection<Counter>("counters");
+  const indexes = new Map<string, Map<string, IndexKeys>>();
+  const context = { sessionOf, ownTransaction: transaction, indexes };
 
   return {
-    collection: <T extends BaseDocument>(name: string) => new MongoStoreCollection<T>(db.collection(name), sessionOf),
+    collection: <T extends BaseDocument>(name: string) => new MongoStoreCollection<T>(db.collection(name), context),
 
-    async withTransaction(fn) {
-      const clientSession = client.startSession();
-      try {
-        // The driver retries fn on transient transaction errors and commit uncertainty.
-        return await clientSession.withTransaction(() => fn(new MongoSession(client, clientSession) as unknown as StoreSession));
-      } finally {
-        await clientSession.endSession();
-      }
-    },
+    withTransaction: (fn) => transaction((clientSession) => fn(new MongoSession(client, clientSession) as unknown as StoreSession)),
 
-    async nextSequence(name) {
-      const next = () => counters.findOneAndUpdate({ _id: name }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: "after" });
+    async nextSequence(name, sequenceOptions) {
+      const session = sessionOf(sequenceOptions?.session);
+      // In a transaction, the counter is written by it: a concurrent transaction taking the same
+      // sequence conflicts with this one and runs again once it committed, so values follow commit order.
+      const next = () => counters.findOneAndUpdate({ _id: name }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: "after", session });
       let counter: Counter | null;
       try {
-        counter = await next();
+        try {
+          counter = await next();
+        } catch (err) {
+          // Two first calls outside transactions can race to insert the counter; the loser retries as an update.
+          if (session || !isDuplicateKey(err)) throw err;
+          counter = await next();
+        }
       } catch (err) {
-        // Two first calls can race to insert the counter; the loser retries as an update.
-        if (!isDuplicateKey(err)) throw err;
-        counter = await next();
+        throw translateError(err, { collection: "counters", inTransaction: session !== undefined });
       }
       if (!counter) throw new Error(`Sequence ${name} returned no value`);
       return counter.seq;
     },
 
-    async ping() {
-      try {
-        await db.command({ ping: 1 });
-      } catch (err) {
-        throw new NotReady(`MongoDB is not reachable: ${(err as Error).message}`);
-      }
-    },
+    ping: () => pingDatabase(db, options.pingTimeoutMs ?? 2000),
 
     close: () => client.close(),
   };
+}
+
+/**
+ * Asks the server for a `ping`, giving up after `timeoutMs` whatever the client's server selection
+ * timeout: the abort signal cancels the wait for a server. Any failure is NotReady.
+ */
+export async function pingDatabase(db: Db, timeoutMs: number): Promise<void> {
+  try {
+    await db.command({ ping: 1 }, { signal: AbortSignal.timeout(timeoutMs) });
+  } catch (err) {
+    const reason = err instanceof DOMException && err.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (err as Error).message;
+    throw new NotReady(`MongoDB is not reachable: ${reason}`);
+  }
 }
