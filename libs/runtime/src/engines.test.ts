@@ -1,9 +1,10 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "@vexil/config";
 import { createLogger } from "@vexil/logger";
+import { engineReadiness } from "./engines.js";
 import { openEngines, closeEngines } from "./service-process.js";
 import { platformEnv, storeLocation } from "./platform-config.js";
 
@@ -43,5 +44,26 @@ describe("openEngines without servers", () => {
     expect(await reopened.store.collection<{ _id: string }>("things").findOne({ _id: "a" })).toEqual({ _id: "a" });
     await closeEngines(reopened);
     await rm(dir, { recursive: true, force: true });
+  });
+});
+
+describe("a service that keeps nothing durable", () => {
+  it("opens no store, makes no folder for one and has no store readiness check", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "vexil-runtime-"));
+    const engines = await openEngines(loadConfig(platformEnv, { DATA_DIR: dir }), "frontend-eval", logger, { store: false });
+    try {
+      expect("store" in engines).toBe(false);
+      expect(engineReadiness(engines).map((check) => check.name)).toEqual(["cache"]);
+      expect(await readdir(dir)).toEqual([]);
+    } finally {
+      await closeEngines(engines);
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("does not try MongoDB at all: an unreachable MONGODB_URL does not hold it up", async () => {
+    const config = loadConfig(platformEnv, { MONGODB_URL: "mongodb://127.0.0.1:9/?serverSelectionTimeoutMS=600000" });
+    const engines = await openEngines(config, "frontend-eval", logger, { store: false });
+    await closeEngines(engines);
   });
 });

@@ -39,11 +39,11 @@ export interface Engines {
   cache: Cache;
 }
 
+/** The engines of a service that keeps nothing durable (frontend-eval): it neither opens nor waits for a store. */
+export type EnginesWithoutStore = Omit<Engines, "store">;
+
 /** Readiness probes for a service's engines; `label` tells apart several services in one process. */
-export function engineReadiness({ store, cache }: Pick<Engines, "store" | "cache">, label?: string): ReadinessCheck[] {
+export function engineReadiness({ store, cache }: { store?: StoreEngine; cache: Cache }, label?: string): ReadinessCheck[] {
   const name = (engine: string) => (label ? `${engine}:${label}` : engine);
-  return [
-    { name: name("store"), check: () => store.ping() },
-    { name: name("cache"), check: () => cache.ping() },
-  ];
+  return [...(store ? [{ name: name("store"), check: () => store.ping() }] : []), { name: name("cache"), check: () => cache.ping() }];
 }

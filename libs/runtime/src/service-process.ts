@@ -1,7 +1,7 @@
 import type { Router } from "express";
 import { createHttpApp, listen, type ReadinessCheck, type RunningServer } from "@vexil/http";
 import type { Logger } from "@vexil/logger";
-import { engineReadiness, openBus, openCache, openStore, type Engines } from "./engines.js";
+import { engineReadiness, openBus, openCache, openStore, type Engines, type EnginesWithoutStore } from "./engines.js";
 import type { PlatformConfig } from "./platform-config.js";
 import { onShutdown } from "./shutdown.js";
 
@@ -14,36 +14,56 @@ export interface VexilService {
   stop(): Promise<void>;
 }
 
-export async function openEngines(config: PlatformConfig, service: string, logger: Logger): Promise<Engines> {
-  const store = await openStore(config, service);
+export async function openEngines(config: PlatformConfig, service: string, logger: Logger): Promise<Engines>;
+export async function openEngines(
+  config: PlatformConfig,
+  service: string,
+  logger: Logger,
+  needs: { store: false },
+): Promise<EnginesWithoutStore>;
+export async function openEngines(
+  config: PlatformConfig,
+  service: string,
+  logger: Logger,
+  needs: { store: boolean } = { store: true },
+): Promise<Engines | EnginesWithoutStore> {
+  const store = needs.store ? await openStore(config, service) : undefined;
   const bus = await openBus(config, service, logger);
   const cache = await openCache(config, logger);
-  return { store, bus, cache };
+  return store ? { store, bus, cache } : { bus, cache };
 }
 
-export async function closeEngines({ store, bus, cache }: Engines): Promise<void> {
+export async function closeEngines({ bus, cache, ...rest }: Engines | EnginesWithoutStore): Promise<void> {
   await bus.close();
   await cache.close();
-  await store.close();
+  if ("store" in rest) await rest.store.close();
 }
 
+type ServiceProcessOptions<C> = { name: string; config: C; logger: Logger } & (
+  | { create: (engines: Engines) => Promise<VexilService>; store?: true }
+  | { create: (engines: EnginesWithoutStore) => Promise<VexilService>; store: false }
+);
+
 /**
- * The whole life of a service running as its own process: open its engines, start it, serve
- * its router with health and readiness, and on SIGTERM stop in reverse order.
+ * The whole life of a service running as its own process: open its engines (a store only if it
+ * keeps data: `store: false` otherwise), start it, serve its router with health and readiness, and
+ * on SIGTERM stop in reverse order.
  */
-export async function runServiceProcess<C extends PlatformConfig & { PORT: number }>({
-  name,
-  config,
-  logger,
-  create,
-}: {
-  name: string;
-  config: C;
-  logger: Logger;
-  create: (engines: Engines) => Promise<VexilService>;
-}): Promise<{ service: VexilService; server: RunningServer }> {
-  const engines = await openEngines(config, name, logger);
-  const service = await create(engines);
+export async function runServiceProcess<C extends PlatformConfig & { PORT: number }>(
+  options: ServiceProcessOptions<C>,
+): Promise<{ service: VexilService; server: RunningServer }> {
+  const { name, config, logger } = options;
+  let engines: Engines | EnginesWithoutStore;
+  let service: VexilService;
+  if (options.store === false) {
+    const opened = await openEngines(config, name, logger, { store: false });
+    engines = opened;
+    service = await options.create(opened);
+  } else {
+    const opened = await openEngines(config, name, logger);
+    engines = opened;
+    service = await options.create(opened);
+  }
   await service.start();
   const app = createHttpApp({
     logger,

@@ -10,5 +10,6 @@ await runServiceProcess({
   name: "frontend-eval",
   config,
   logger,
+  store: false,
   create: (engines) => createFrontendEvalService({ engines, settings: config, logger }),
 });

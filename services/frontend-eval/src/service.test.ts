@@ -16,7 +16,6 @@ import {
 import { createHttpApp, listen, type RunningServer } from "@vexil/http";
 import { createLogger } from "@vexil/logger";
 import { publishTokenGrants, type VexilService } from "@vexil/runtime";
-import type { StoreEngine } from "@vexil/store";
 import { createFrontendEvalService } from "./service.js";
 
 const logger = createLogger({ service: "test", level: "silent" });
@@ -138,7 +137,7 @@ describe("frontend-eval service", () => {
       seen.push(payload);
     });
     service = await createFrontendEvalService({
-      engines: { cache, bus, store: {} as StoreEngine },
+      engines: { cache, bus },
       settings: { FRONTEND_API_ENABLED: true },
       logger,
     });

@@ -2,7 +2,7 @@ import express from "express";
 import { apiTokenAuthenticator, authenticate, requireTokenType } from "@vexil/auth";
 import { NotFoundError, NotReady } from "@vexil/errors";
 import type { Logger } from "@vexil/logger";
-import { openSharedTokenSet, type Engines, type VexilService } from "@vexil/runtime";
+import { openSharedTokenSet, type EnginesWithoutStore, type VexilService } from "@vexil/runtime";
 import { clientRoutes } from "./client/client-routes.js";
 import { StreamingHub } from "./client/streaming-hub.js";
 import type { FrontendEvalConfig } from "./config.js";
@@ -12,7 +12,8 @@ import { SeenFeatures } from "./metrics/seen-features.js";
 import { SnapshotHolder } from "./snapshots/snapshot-holder.js";
 
 export interface FrontendEvalDeps {
-  engines: Engines;
+  /** No store: everything comes from the cache and the bus, so MongoDB being down never stops evaluation. */
+  engines: EnginesWithoutStore;
   settings: Pick<FrontendEvalConfig, "FRONTEND_API_ENABLED">;
   logger: Logger;
 }

@@ -57,7 +57,7 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
     }),
   );
   const frontendEval = await createFrontendEvalService({
-    engines: await enginesFor("frontend-eval"),
+    engines: { bus, cache },
     settings: settings.frontendEval,
     logger: child("frontend-eval"),
   });
