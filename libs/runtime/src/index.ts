@@ -3,3 +3,4 @@ export * from "./platform-config.js";
 export * from "./service-process.js";
 export * from "./shared-token-set.js";
 export * from "./shutdown.js";
+export * from "./retention.js";

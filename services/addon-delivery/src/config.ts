@@ -19,6 +19,8 @@ export const addonDeliveryEnv = platformEnv.extend({
   ADDONS_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   /** How long a replica's lease on an addon's queue lasts unless renewed: the takeover delay after a crash. */
   ADDONS_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
+  /** Days finished deliveries and their log entries are kept; 0 keeps them for good. */
+  ADDONS_DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(0).default(30),
   /** This replica's name in leases; must differ between replicas sharing one store. Defaults to the host name. */
   ADDONS_REPLICA_ID: z.string().min(1).optional(),
   /** Base of the flag links in messages; Unleash's name first, then Vexil's public address. */
@@ -43,6 +45,8 @@ export interface AddonDeliverySettings {
   replicaId: string;
   /** Base URL of the admin UI, for links to flags. */
   uiUrl: string;
+  /** Days finished deliveries and the delivery log are kept (0: for good); unfinished ones always stay. */
+  retentionDays: number;
 }
 
 export const defaultDeliverySettings: AddonDeliverySettings = {
@@ -54,6 +58,7 @@ export const defaultDeliverySettings: AddonDeliverySettings = {
   leaseMs: 30_000,
   replicaId: hostname(),
   uiUrl: "http://localhost:4242",
+  retentionDays: 30,
 };
 
 export function deliverySettingsFrom(config: AddonDeliveryConfig): AddonDeliverySettings {
@@ -66,5 +71,6 @@ export function deliverySettingsFrom(config: AddonDeliveryConfig): AddonDelivery
     leaseMs: config.ADDONS_LEASE_MS,
     replicaId: config.ADDONS_REPLICA_ID ?? defaultDeliverySettings.replicaId,
     uiUrl: config.UNLEASH_URL ?? config.PUBLIC_URL ?? defaultDeliverySettings.uiUrl,
+    retentionDays: config.ADDONS_DELIVERY_RETENTION_DAYS,
   };
 }

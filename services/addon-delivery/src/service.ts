@@ -2,7 +2,7 @@ import express from "express";
 import { addonTopics, domainEventSchema, subjects, type DomainEvent } from "@vexil/contracts";
 import type { Consumer, Subscription } from "@vexil/bus";
 import type { Logger } from "@vexil/logger";
-import type { Engines, VexilService } from "@vexil/runtime";
+import { startRetention, type Engines, type Retention, type VexilService } from "@vexil/runtime";
 import { AddonConfigs, addonTakes } from "./addon-configs.js";
 import { defaultDeliverySettings, type AddonDeliverySettings } from "./config.js";
 import { DeliveryQueue } from "./delivery/delivery-queue.js";
@@ -47,6 +47,7 @@ export async function createAddonDeliveryService({
   });
   let consumer: Consumer | undefined;
   let deliveryLog: Subscription | undefined;
+  let retention: Retention | undefined;
 
   async function handle(event: DomainEvent): Promise<void> {
     // In stream order: an event after an addon change must see the changed configuration.
@@ -74,6 +75,16 @@ export async function createAddonDeliveryService({
       });
       configs.start();
       await queue.resume();
+      retention = startRetention({
+        what: "finished deliveries and the delivery log",
+        days: settings.retentionDays,
+        prune: async (before) => {
+          const pruned = await store.prune(before);
+          return pruned.deliveries + pruned.log;
+        },
+        clock,
+        logger: log,
+      });
       consumer = await engines.bus.consume(
         deliveryConsumerName,
         subjects.allDomainEvents,
@@ -95,6 +106,7 @@ export async function createAddonDeliveryService({
       );
     },
     async stop() {
+      retention?.stop();
       await consumer?.stop();
       deliveryLog?.unsubscribe();
       configs.stop();

@@ -30,6 +30,7 @@ import { ProjectReports } from "./projects/project-report.js";
 import { createSignalsSlice } from "./signals/signals-slice.js";
 import type { SignalLimitSettings } from "./signals/signal-limits.js";
 import type { LoginRateLimitSettings } from "./auth/login-rate-limit.js";
+import type { EventRetentionSettings } from "./events/event-retention.js";
 import { ContextService } from "./context/context-service.js";
 import { createContextFieldStore } from "./context/context-field-store.js";
 import type { FeatureReader } from "./constraints/strategy-usage.js";
@@ -46,7 +47,8 @@ export type AdminSettings = Pick<AdminConfig, "INIT_ADMIN_API_TOKENS" | "INIT_CL
   Partial<SegmentLimitSettings> &
   Partial<Pick<AdminConfig, "ADDONS_ALLOW_PRIVATE_URLS">> &
   Partial<Pick<AdminConfig, "INIT_ADMIN_USERNAME" | "INIT_ADMIN_PASSWORD" | "PUBLIC_URL" | "SECURE_COOKIES">> &
-  Partial<LoginRateLimitSettings>;
+  Partial<LoginRateLimitSettings> &
+  Partial<EventRetentionSettings>;
 
 /** Builds the admin service's stores and domain services top-down from the engines it is given. */
 export async function createAdminDeps({

@@ -5,11 +5,13 @@ import { signalLimitsEnv } from "./signals/signal-limits.js";
 import { segmentLimitsEnv } from "./segments/segment-limits.js";
 import { defaultAdminPassword, defaultAdminUsername } from "./access/initial-admin.js";
 import { loginRateLimitEnv } from "./auth/login-rate-limit.js";
+import { eventRetentionEnv } from "./events/event-retention.js";
 
 export const adminEnv = platformEnv.extend({
   ...signalLimitsEnv.shape,
   ...segmentLimitsEnv.shape,
   ...loginRateLimitEnv.shape,
+  ...eventRetentionEnv.shape,
   PORT: envSchemas.port.default(4243),
   /** Seed tokens, comma-separated secrets, as Unleash takes them. */
   INIT_ADMIN_API_TOKENS: envSchemas.commaList.default(""),

@@ -1,7 +1,7 @@
 import express from "express";
 import { apiTokenAuthenticator, authenticate, requireTokenType } from "@vexil/auth";
 import { startOutboxRelay, type OutboxRelay, type Subscription } from "@vexil/bus";
-import type { VexilService } from "@vexil/runtime";
+import { startRetention, type Retention, type VexilService } from "@vexil/runtime";
 import { addonRoutes } from "./addons/addon-routes.js";
 import { serveAddonConfigs } from "./addons/addon-bus.js";
 import { seedApiTokens } from "./api-tokens/api-token-seeding.js";
@@ -17,6 +17,7 @@ import { featureLinkRoutes } from "./dependencies/feature-link-routes.js";
 import { segmentRoutes } from "./segments/segment-routes.js";
 import { changeRequestRoutes } from "./change-requests/change-request-routes.js";
 import { startChangeRequestScheduler, type ChangeRequestScheduler } from "./change-requests/change-request-scheduler.js";
+import { eventRetentionEnv } from "./events/event-retention.js";
 import { tagRoutes } from "./tags/tag-routes.js";
 import { uiConfigRoutes } from "./ui-config/ui-config-routes.js";
 import { environmentRoutes } from "./environments/environment-routes.js";
@@ -38,6 +39,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
   let addonConfigs: Subscription | undefined;
   let createdAdminSecret: string | undefined;
   let changeRequestScheduler: ChangeRequestScheduler | undefined;
+  let eventRetention: Retention | undefined;
 
   const router = express.Router();
   // Sign-in, sign-out and invite signup need no credential.
@@ -124,11 +126,19 @@ export function createAdminService(deps: AdminDeps): AdminService {
         clock: deps.clock,
       });
       deps.changeRequestService.onScheduled(() => changeRequestScheduler?.poke());
+      eventRetention = startRetention({
+        what: "the event log",
+        days: eventRetentionEnv.parse(deps.settings).EVENT_LOG_RETENTION_DAYS,
+        prune: (before) => events.prune(before),
+        clock: deps.clock,
+        logger: logger.child({ module: "event-retention" }),
+      });
       await deps.signals.start();
       await deps.governance.start();
     },
     async stop() {
       changeRequestScheduler?.stop();
+      eventRetention?.stop();
       await deps.governance.stop();
       await deps.signals.stop();
       await relay?.stop();

@@ -116,3 +116,48 @@ describe("delivery store: leases and claims between replicas", () => {
     });
   });
 });
+
+describe("delivery store: retention", () => {
+  let dir: string;
+  let engine: StoreEngine;
+  let store: DeliveryStore;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "vexil-delivery-retention-"));
+    engine = await createEmbeddedEngine({ dir });
+    store = await DeliveryStore.create(engine);
+  });
+  afterEach(async () => {
+    await engine.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("prunes finished deliveries and log entries older than the cutoff, never open ones", async () => {
+    const day = 24 * 60 * 60 * 1000;
+    const eventNumbered = (id: string): DomainEvent => ({ ...event, id });
+    // Delivered long ago; failed long ago; still retrying long ago; delivered recently.
+    for (const [id, addonId] of [
+      ["1", 1],
+      ["2", 2],
+      ["3", 3],
+      ["4", 4],
+    ] as const) {
+      await store.enqueue(eventNumbered(id), addonId, at(day));
+    }
+    const finish = async (addonId: number, state: "success" | "failed" | "retrying", when: number) => {
+      const delivery = (await store.nextOpen(addonId))!;
+      await store.claim(delivery, "a", at(when), 1000);
+      await store.recordAttempt(delivery, "a", { ...success, state }, at(when));
+    };
+    await finish(1, "success", day);
+    await finish(2, "failed", day);
+    await finish(3, "retrying", day);
+    await finish(4, "success", 40 * day);
+
+    expect(await store.prune(at(30 * day))).toEqual({ deliveries: 2, log: 3 });
+    expect(await store.addonsWithOpenDeliveries()).toEqual([3]);
+    expect(await store.enqueue(eventNumbered("4"), 4, at(41 * day))).toBe(false);
+    expect((await store.logOf(4, { limit: 10, offset: 0 })).map((entry) => entry.state)).toEqual(["success"]);
+    expect(await store.logOf(1, { limit: 10, offset: 0 })).toEqual([]);
+  });
+});

@@ -51,6 +51,7 @@ export interface IntegrationEventDocument {
 
 export const idempotencyKey = (eventId: string, addonId: number) => `${eventId}:${addonId}`;
 const open: DeliveryState[] = ["pending", "retrying"];
+const finished: DeliveryState[] = ["success", "failed"];
 
 export class DeliveryStore {
   private constructor(
@@ -63,8 +64,13 @@ export class DeliveryStore {
   static async create(engine: StoreEngine): Promise<DeliveryStore> {
     const deliveries = engine.collection<DeliveryDocument>("deliveries");
     const log = engine.collection<IntegrationEventDocument>("integration_events");
+    // An addon's queue head; the sweeper's look for open queues on every replica each lease period
+    // (answered from the index alone); retention of finished deliveries and of the log.
     await deliveries.createIndex({ addonId: 1, state: 1, seq: 1 });
+    await deliveries.createIndex({ state: 1, addonId: 1 });
+    await deliveries.createIndex({ state: 1, updatedAt: 1 });
     await log.createIndex({ addonId: 1, _id: -1 });
+    await log.createIndex({ createdAt: 1 });
     return new DeliveryStore(engine, deliveries, log, engine.collection<AddonLeaseDocument>("delivery_leases"));
   }
 
@@ -102,8 +108,21 @@ export class DeliveryStore {
 
   /** Addons with unfinished deliveries, to resume after a restart. */
   async addonsWithOpenDeliveries(): Promise<number[]> {
-    const docs = await this.deliveries.find<{ addonId: number }>({ state: { $in: open } }, { projection: { addonId: 1 } });
+    const docs = await this.deliveries.find<{ addonId: number }>({ state: { $in: open } }, { projection: { _id: 0, addonId: 1 } });
     return [...new Set(docs.map((d) => d.addonId))];
+  }
+
+  /**
+   * Deletes deliveries finished before `before` and log entries written before it; open ones stay
+   * whatever their age. A finished delivery's key goes with it: an event redelivered by the stream
+   * after that (a reset consumer) would be delivered again.
+   */
+  async prune(before: Date): Promise<{ deliveries: number; log: number }> {
+    const [deliveries, log] = await Promise.all([
+      this.deliveries.deleteMany({ state: { $in: finished }, updatedAt: { $lt: before } }),
+      this.log.deleteMany({ createdAt: { $lt: before } }),
+    ]);
+    return { deliveries: deliveries.deletedCount, log: log.deletedCount };
   }
 
   /**

@@ -69,14 +69,24 @@ export class EventStore implements OutboxSource {
 
   static async create(engine: StoreEngine, clock: () => Date = () => new Date()): Promise<EventStore> {
     const events = engine.collection<EventDocument>("events");
+    // One per filter of the event log and search, newest first; createdAt also serves retention.
     await events.createIndex({ featureName: 1, _id: -1 });
     await events.createIndex({ project: 1, _id: -1 });
+    await events.createIndex({ type: 1, _id: -1 });
+    await events.createIndex({ createdBy: 1, _id: -1 });
+    await events.createIndex({ createdAt: 1 });
     return new EventStore(engine, events, engine.collection<OutboxDocument>("event_outbox"), clock);
   }
 
+  /**
+   * The id is taken inside the transaction: concurrent transactions recording events conflict on
+   * the counter and one runs again after the other commits, so ids follow commit order. Whoever
+   * reads events by id (the outbox relay, the snapshot publisher) never sees an id before a lower
+   * one has committed, and a rolled-back change leaves no gap.
+   */
   async record(input: DomainEventInput, session: StoreSession): Promise<EventDocument> {
     const doc: EventDocument = {
-      _id: await this.engine.nextSequence("events"),
+      _id: await this.engine.nextSequence("events", { session }),
       type: input.type,
       createdAt: this.clock(),
       createdBy: input.actor.name,
@@ -105,9 +115,29 @@ export class EventStore implements OutboxSource {
     }
     const [events, total] = await Promise.all([
       this.events.find(filter, { sort: { _id: -1 }, skip: query.offset ?? 0, limit: query.limit ?? 100 }),
-      this.events.countDocuments(filter),
+      // The whole log's size comes from the collection's metadata; a filtered total from its index.
+      Object.keys(filter).length === 0 ? this.events.estimatedDocumentCount() : this.events.countDocuments(filter),
     ]);
     return { events, total };
+  }
+
+  /** Id of the newest event; 0 when there is none. */
+  async latestId(): Promise<number> {
+    return (await this.events.findOne<Pick<EventDocument, "_id">>({}, { sort: { _id: -1 }, projection: { _id: 1 } }))?._id ?? 0;
+  }
+
+  /** The events with ids in (after, upTo], oldest first, with what the snapshot publisher needs of them. */
+  between(after: number, upTo: number): Promise<Array<Pick<EventDocument, "_id" | "type" | "featureName">>> {
+    return this.events.find({ _id: { $gt: after, $lte: upTo } }, { sort: { _id: 1 }, projection: { _id: 1, type: 1, featureName: 1 } });
+  }
+
+  /**
+   * Deletes events recorded before `before` (retention); the outbox holds its own copies until
+   * sent. The newest event always stays: its id is the snapshot revision a restart starts from.
+   */
+  async prune(before: Date): Promise<number> {
+    const newest = await this.latestId();
+    return (await this.events.deleteMany({ createdAt: { $lt: before }, _id: { $lt: newest } })).deletedCount;
   }
 
   async pending(limit: number): Promise<OutboxEvent[]> {

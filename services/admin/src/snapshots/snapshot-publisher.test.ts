@@ -73,6 +73,8 @@ function segment(id: number, values: string[]): SegmentDocument {
 function fakeModel() {
   const flags = new Map<string, FeatureDocument>();
   const segments = new Map<number, SegmentDocument>();
+  /** The event log, in commit order. */
+  const log: Array<{ _id: number; type: EventType; featureName: string | null }> = [];
   let eventId = 0;
   const reads = { listFeatures: 0, findFeature: 0 };
   const sources: SnapshotSources = {
@@ -99,15 +101,20 @@ function fakeModel() {
     async latestEventId() {
       return eventId;
     },
+    async eventsBetween(after, upTo) {
+      return log.filter((event) => event._id > after && event._id <= upTo);
+    },
   };
   return {
     flags,
     segments,
     sources,
     reads,
-    /** Records a change the way a unit of work would announce it. */
+    /** Records a change the way a unit of work commits it; the result is its notice. */
     event(type: EventType, featureName: string | null = null) {
-      return { _id: ++eventId, type, featureName };
+      const event = { _id: ++eventId, type, featureName };
+      log.push(event);
+      return event;
     },
   };
 }
@@ -334,6 +341,76 @@ describe("SnapshotPublisher", () => {
     await publisher.idle();
     expect((await features("development")).map((f) => f.name)).toEqual(["other"]);
     await publisher.stop();
+  });
+
+  describe("revisions under interleaved commits", () => {
+    type Announcement = { environment: string; revision: number; changedFeatures?: string[] };
+    /** What a reader does with the announcements: it drops one at or below the revision it holds. */
+    const dropped = (announced: unknown[]) => {
+      const held = new Map<string, number>();
+      return (announced as Announcement[]).filter((notice) => {
+        if ((held.get(notice.environment) ?? -1) >= notice.revision) return true;
+        held.set(notice.environment, notice.revision);
+        return false;
+      });
+    };
+    const disabled = (name: string) => {
+      const doc = flag(name);
+      doc.environments.development!.enabled = false;
+      return doc;
+    };
+
+    it("never announces new content under a revision already announced when notices arrive out of commit order", async () => {
+      const { model, publisher, read, features, announced } = await setup();
+      model.flags.set("a", flag("a"));
+      model.flags.set("b", flag("b"));
+      await publisher.start();
+      announced.length = 0;
+      // A commits event 1 (flag a), then B commits event 2 (flag b); B's notice comes first.
+      model.flags.set("a", disabled("a"));
+      const committedA = model.event("feature-environment-disabled", "a");
+      model.flags.set("b", disabled("b"));
+      const committedB = model.event("feature-environment-disabled", "b");
+      publisher.notify([committedB]);
+      await publisher.idle();
+      publisher.notify([committedA]);
+      await publisher.idle();
+
+      expect(dropped(announced)).toEqual([]);
+      expect((await features("development")).map((f) => [f.name, f.enabled])).toEqual([
+        ["a", false],
+        ["b", false],
+      ]);
+      expect((await read("development")).revision).toBe(2);
+      await publisher.stop();
+    });
+
+    it("picks up a commit whose notice never arrives (another instance) with the next notice after it", async () => {
+      const { model, publisher, features, announced } = await setup();
+      await publisher.start();
+      announced.length = 0;
+      model.flags.set("elsewhere", flag("elsewhere"));
+      model.event("feature-created", "elsewhere");
+      model.flags.set("here", flag("here"));
+      publisher.notify([model.event("feature-created", "here")]);
+      await publisher.idle();
+      expect((await features("development")).map((f) => f.name)).toEqual(["elsewhere", "here"]);
+      expect(dropped(announced)).toEqual([]);
+      await publisher.stop();
+    });
+
+    it("reads the log only when a notice is missing", async () => {
+      const { model, publisher } = await setup();
+      await publisher.start();
+      const between = vi.spyOn(model.sources, "eventsBetween");
+      for (const name of ["a", "b", "c"]) {
+        model.flags.set(name, flag(name));
+        publisher.notify([model.event("feature-created", name)]);
+        await publisher.idle();
+      }
+      expect(between).not.toHaveBeenCalled();
+      await publisher.stop();
+    });
   });
 
   it("retries a failed rebuild with a full reload", async () => {

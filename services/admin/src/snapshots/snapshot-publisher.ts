@@ -27,6 +27,8 @@ export interface SnapshotSources {
   listProjectEnvironments(): Promise<Array<{ project: string; environment: string }>>;
   /** Id of the newest recorded event; 0 when there is none. */
   latestEventId(): Promise<number>;
+  /** The recorded events with ids in (after, upTo], in id order. */
+  eventsBetween(after: number, upTo: number): Promise<ChangeNotice[]>;
 }
 
 /** The part of a committed event the publisher looks at. */
@@ -74,6 +76,15 @@ function needsFullReload(type: EventType): boolean {
  * then works through everything marked meanwhile, so a burst of commits (seeding thousands of
  * flags) costs a few rebuilds, each re-reading only the flags named in the events and rewriting
  * only their entries.
+ *
+ * Revisions are event ids, and a published revision R promises that the snapshot holds every
+ * change up to event R: readers drop an announcement whose revision they already hold. Event ids
+ * follow commit order (taken inside the transaction, see `EventStore.record`), but notices can
+ * still arrive out of order (two commits finishing together) or not at all (another admin
+ * instance during a rolling update). So before a rebuild, the events between the last one marked
+ * and the newest notice that did not arrive are read from the event log: once event R has
+ * committed, every lower id that will ever exist has too. A rebuild thus reflects all of
+ * (last, R], and new content always comes under a higher revision.
  */
 export class SnapshotPublisher {
   private readonly flags = new Map<string, FeatureDocument>();
@@ -83,6 +94,10 @@ export class SnapshotPublisher {
   private projectEnvironments = new Map<string, Set<string>>();
   private readonly published = new Map<string, EnvironmentState>();
   private pending = emptyPending();
+  /** Notices received and not yet turned into pending work. */
+  private notices: ChangeNotice[] = [];
+  /** Every event up to this id is reflected in the pending work or what was published. */
+  private markedUpTo = 0;
   private running: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -102,7 +117,6 @@ export class SnapshotPublisher {
   async start(): Promise<void> {
     this.stopped = false;
     this.pending.full = true;
-    this.pending.revision = await this.deps.sources.latestEventId();
     await this.kick();
   }
 
@@ -112,15 +126,33 @@ export class SnapshotPublisher {
     await this.running;
   }
 
-  /** Marks what committed events changed and starts a rebuild unless one is running. */
+  /** Takes note of committed events and starts a rebuild unless one is running. */
   notify(events: readonly ChangeNotice[]): void {
-    for (const event of events) {
-      this.pending.revision = Math.max(this.pending.revision, event._id);
+    this.notices.push(...events);
+    void this.kick();
+  }
+
+  /**
+   * Turns the notices received into pending work, with the events between that were not noticed
+   * (yet) read from the log; notices of events already marked (late ones) add nothing.
+   */
+  private async collect(): Promise<void> {
+    const fresh = this.notices.filter((event) => event._id > this.markedUpTo);
+    this.notices = [];
+    if (fresh.length === 0) return;
+    const top = Math.max(...fresh.map((event) => event._id));
+    const noticed = new Set(fresh.map((event) => event._id));
+    const missing =
+      noticed.size < top - this.markedUpTo
+        ? (await this.deps.sources.eventsBetween(this.markedUpTo, top)).filter((event) => !noticed.has(event._id))
+        : [];
+    for (const event of [...fresh, ...missing]) {
       if (needsFullReload(event.type)) this.pending.full = true;
       else if (event.featureName) this.pending.features.add(event.featureName);
       else if (event.type.startsWith("segment-")) this.pending.segments = true;
     }
-    void this.kick();
+    this.pending.revision = Math.max(this.pending.revision, top);
+    this.markedUpTo = top;
   }
 
   /** Resolves when everything marked so far has been published. */
@@ -137,11 +169,13 @@ export class SnapshotPublisher {
   }
 
   private async drain(): Promise<void> {
-    while (!this.stopped && this.hasPending()) {
-      const work = this.pending;
-      this.pending = emptyPending();
+    while (!this.stopped && (this.notices.length > 0 || this.hasPending())) {
+      let work = emptyPending();
       try {
-        await this.rebuild(work);
+        await this.collect();
+        work = this.pending;
+        this.pending = emptyPending();
+        if (work.full || work.segments || work.features.size > 0) await this.rebuild(work);
       } catch (err) {
         this.deps.logger.error({ err }, "snapshot rebuild failed; retrying with a full reload");
         // What was written is unknown: rewrite every entry, and readers reload in full.
@@ -164,6 +198,10 @@ export class SnapshotPublisher {
     let segmentsChanged = false;
     let changedFeatures: Iterable<string>;
     if (work.full) {
+      // Read before the model: every event up to it has committed, so what follows reflects it.
+      const latest = await sources.latestEventId();
+      work.revision = Math.max(work.revision, latest);
+      this.markedUpTo = Math.max(this.markedUpTo, latest);
       const [environments, projectEnvironments, flags, segments] = await Promise.all([
         sources.listEnvironments(),
         sources.listProjectEnvironments(),

@@ -12,7 +12,7 @@ export function snapshotSources(deps: {
   segments: { listAll(): Promise<SegmentDocument[]> };
   environments: Pick<EnvironmentService, "list">;
   projects: Pick<ProjectService, "list" | "environmentViews">;
-  events: Pick<EventStore, "list">;
+  events: Pick<EventStore, "latestId" | "between">;
 }): SnapshotSources {
   return {
     listFeatures: () => deps.features.listAll(),
@@ -24,10 +24,8 @@ export function snapshotSources(deps: {
       const views = await Promise.all(projects.map((project) => deps.projects.environmentViews(project._id)));
       return projects.flatMap((project, i) => views[i]!.map((view) => ({ project: project._id, environment: view.name })));
     },
-    async latestEventId() {
-      const { events } = await deps.events.list({ limit: 1 });
-      return events[0]?._id ?? 0;
-    },
+    latestEventId: () => deps.events.latestId(),
+    eventsBetween: (after, upTo) => deps.events.between(after, upTo),
   };
 }
 

@@ -1,0 +1,106 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
+import { createLogger } from "@vexil/logger";
+import { startRetention } from "@vexil/runtime";
+import { systemActor } from "../access/access-service.js";
+import { EventStore } from "./event-store.js";
+import { UnitOfWork } from "./unit-of-work.js";
+
+const day = 24 * 60 * 60 * 1000;
+
+describe("EventStore", () => {
+  let dir: string;
+  let engine: StoreEngine;
+  let now: Date;
+  let events: EventStore;
+  let unitOfWork: UnitOfWork;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "vexil-events-"));
+    engine = await createEmbeddedEngine({ dir });
+    now = new Date("2025-01-01T00:00:00Z");
+    events = await EventStore.create(engine, () => now);
+    unitOfWork = new UnitOfWork(engine, events);
+  });
+  afterEach(async () => {
+    await engine.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const write = (featureName: string, project = "default") =>
+    unitOfWork.run((tx) => tx.record({ type: "feature-created", actor: systemActor, project, featureName }));
+
+  it("takes event ids inside the transaction: a rolled-back change leaves no gap", async () => {
+    await write("a");
+    await expect(
+      unitOfWork.run(async (tx) => {
+        await tx.record({ type: "feature-created", actor: systemActor, featureName: "ghost" });
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    await write("b");
+    const { events: page } = await events.list();
+    expect(page.map((event) => [event._id, event.featureName])).toEqual([
+      [2, "b"],
+      [1, "a"],
+    ]);
+    expect(await events.latestId()).toBe(2);
+    expect(await events.between(0, 2)).toEqual([
+      { _id: 1, type: "feature-created", featureName: "a" },
+      { _id: 2, type: "feature-created", featureName: "b" },
+    ]);
+  });
+
+  it("totals the whole log from the collection's size and a filtered page by its filter", async () => {
+    for (const name of ["a", "b", "c"]) await write(name, name === "c" ? "other" : "default");
+    const collection = engine.collection("events");
+    const counted = vi.spyOn(collection.constructor.prototype, "countDocuments");
+    const estimated = vi.spyOn(collection.constructor.prototype, "estimatedDocumentCount");
+    expect((await events.list({ limit: 1 })).total).toBe(3);
+    expect(counted).not.toHaveBeenCalled();
+    expect(estimated).toHaveBeenCalledTimes(1);
+    expect((await events.list({ project: "default", limit: 1 })).total).toBe(2);
+    expect(counted).toHaveBeenCalledTimes(1);
+    counted.mockRestore();
+    estimated.mockRestore();
+  });
+
+  it("prunes events older than the retention, always keeping the newest", async () => {
+    await write("old");
+    now = new Date(now.getTime() + 10 * day);
+    await write("recent");
+    now = new Date(now.getTime() + 400 * day);
+    const retention = startRetention({
+      what: "the event log",
+      days: 30,
+      prune: (before) => events.prune(before),
+      clock: () => now,
+      logger: createLogger({ service: "test", level: "silent" }),
+    });
+    retention.stop();
+    // Both are older than 30 days; the newest stays as the revision a restart starts from.
+    await vi.waitFor(async () => expect((await events.list()).events.map((event) => event.featureName)).toEqual(["recent"]));
+    await write("new");
+    expect(await retention.prune()).toBe(1);
+    expect((await events.list()).events.map((event) => event.featureName)).toEqual(["new"]);
+  });
+
+  it("keeps every event when the retention is 0", async () => {
+    await write("a");
+    now = new Date(now.getTime() + 5000 * day);
+    await write("b");
+    const retention = startRetention({
+      what: "the event log",
+      days: 0,
+      prune: (before) => events.prune(before),
+      clock: () => now,
+      logger: createLogger({ service: "test", level: "silent" }),
+    });
+    retention.stop();
+    expect(await retention.prune()).toBe(0);
+    expect((await events.list()).total).toBe(2);
+  });
+});
