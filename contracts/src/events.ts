@@ -205,6 +205,8 @@ export const snapshotUpdatedSchema = z.object({
   previousRevision: z.number().int().nonnegative().optional(),
   changedFeatures: z.array(z.string()).optional(),
   segmentsChanged: z.boolean().optional(),
+  /** When the oldest change in this revision was committed, for the commit-to-apply lag metric. */
+  committedAt: z.string().datetime().optional(),
 });
 export type SnapshotUpdated = z.infer<typeof snapshotUpdatedSchema>;
 

@@ -1,5 +1,6 @@
 import express, { type Express, type RequestHandler } from "express";
 import type { Logger } from "@vexil/logger";
+import { metricsEndpoint, requestMetrics, type Registry } from "@vexil/metrics";
 import { bodyGuard, bodyParserErrors, defaultBodyLimitBytes, jsonBody } from "./body.js";
 import { errorHandler, notFound } from "./error-handler.js";
 import { requestId } from "./request-id.js";
@@ -29,6 +30,11 @@ export interface HttpAppOptions {
   trustProxy?: string;
   /** Extra handlers before the routers, e.g. the gateway's docs. */
   before?: RequestHandler[];
+  /**
+   * The process's metrics: requests are counted per route template, and the registry is served at
+   * `/internal-backstage/prometheus` and `/metrics` (behind `Bearer <token>` when a token is set).
+   */
+  metrics?: { registry: Registry; token?: string };
 }
 
 export function createHttpApp({
@@ -39,6 +45,7 @@ export function createHttpApp({
   parseBodies = true,
   trustProxy = defaultTrustedProxies,
   before = [],
+  metrics,
 }: HttpAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
@@ -47,6 +54,10 @@ export function createHttpApp({
   app.set("etag", false);
   app.use(requestId);
   app.use(requestLog(logger));
+  if (metrics) {
+    app.use(requestMetrics(metrics.registry));
+    app.use(metricsEndpoint(metrics.registry, { token: metrics.token }));
+  }
 
   app.get("/health", (_req, res) => {
     res.json({ health: "GOOD" });

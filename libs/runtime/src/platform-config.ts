@@ -28,6 +28,8 @@ export const platformEnv = z.object({
   REDIS_KEY_PREFIX: z.string().default("vexil:"),
   /** Peers whose X-Forwarded-For gives the client address (Express "trust proxy" syntax). */
   TRUST_PROXY: z.string().default(defaultTrustedProxies),
+  /** When set, `/internal-backstage/prometheus` and `/metrics` need `Authorization: Bearer <token>`; open otherwise. */
+  METRICS_TOKEN: z.string().min(16, "at least 16 characters").optional(),
 });
 export type PlatformConfig = z.infer<typeof platformEnv>;
 

@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import { createHttpApp, listen, type ReadinessCheck, type RunningServer } from "@vexil/http";
 import type { Logger } from "@vexil/logger";
+import { createMetricsRegistry, type Registry } from "@vexil/metrics";
 import { engineReadiness, openBus, openCache, openStore, type Engines, type EnginesWithoutStore } from "./engines.js";
 import type { PlatformConfig } from "./platform-config.js";
 import { onShutdown } from "./shutdown.js";
@@ -40,8 +41,8 @@ export async function closeEngines({ bus, cache, ...rest }: Engines | EnginesWit
 }
 
 type ServiceProcessOptions<C> = { name: string; config: C; logger: Logger } & (
-  | { create: (engines: Engines) => Promise<VexilService>; store?: true }
-  | { create: (engines: EnginesWithoutStore) => Promise<VexilService>; store: false }
+  | { create: (engines: Engines, metrics: Registry) => Promise<VexilService>; store?: true }
+  | { create: (engines: EnginesWithoutStore, metrics: Registry) => Promise<VexilService>; store: false }
 );
 
 /**
@@ -53,16 +54,17 @@ export async function runServiceProcess<C extends PlatformConfig & { PORT: numbe
   options: ServiceProcessOptions<C>,
 ): Promise<{ service: VexilService; server: RunningServer }> {
   const { name, config, logger } = options;
+  const metrics = createMetricsRegistry();
   let engines: Engines | EnginesWithoutStore;
   let service: VexilService;
   if (options.store === false) {
     const opened = await openEngines(config, name, logger, { store: false });
     engines = opened;
-    service = await options.create(opened);
+    service = await options.create(opened, metrics);
   } else {
     const opened = await openEngines(config, name, logger);
     engines = opened;
-    service = await options.create(opened);
+    service = await options.create(opened, metrics);
   }
   await service.start();
   const app = createHttpApp({
@@ -70,6 +72,7 @@ export async function runServiceProcess<C extends PlatformConfig & { PORT: numbe
     trustProxy: config.TRUST_PROXY,
     routers: [service.router],
     readiness: [...engineReadiness(engines), ...service.readiness],
+    metrics: { registry: metrics, token: config.METRICS_TOKEN },
   });
   const server = await listen(app, config.PORT);
   logger.info({ port: server.port }, `${name} listening`);

@@ -10,5 +10,5 @@ await runServiceProcess({
   name: "addon-delivery",
   config,
   logger,
-  create: (engines) => createAddonDeliveryService({ engines, logger, settings: deliverySettingsFrom(config) }),
+  create: (engines, metrics) => createAddonDeliveryService({ engines, logger, settings: deliverySettingsFrom(config), metrics }),
 });

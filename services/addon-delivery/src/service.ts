@@ -3,6 +3,7 @@ import { addonTopics, domainEventSchema, subjects, type DomainEvent } from "@vex
 import type { Consumer, Subscription } from "@vexil/bus";
 import type { Logger } from "@vexil/logger";
 import { startRetention, type Engines, type Retention, type VexilService } from "@vexil/runtime";
+import { Counter, Gauge, Registry } from "@vexil/metrics";
 import { AddonConfigs, addonTakes } from "./addon-configs.js";
 import { defaultDeliverySettings, type AddonDeliverySettings } from "./config.js";
 import { DeliveryQueue } from "./delivery/delivery-queue.js";
@@ -16,6 +17,8 @@ export interface AddonDeliveryDeps {
   /** Replaces the HTTP sender (tests). */
   send?: Sender;
   clock?: () => Date;
+  /** The process's Prometheus registry. */
+  metrics?: Registry;
 }
 
 /** Durable consumer name: JetStream remembers how far addon delivery has read. */
@@ -32,10 +35,25 @@ export async function createAddonDeliveryService({
   settings: overrides,
   send,
   clock = () => new Date(),
+  metrics = new Registry(),
 }: AddonDeliveryDeps): Promise<VexilService> {
   const settings = { ...defaultDeliverySettings, ...overrides };
   const log = logger.child({ module: "addon-delivery" });
   const store = await DeliveryStore.create(engines.store);
+  new Gauge({
+    name: "vexil_addon_delivery_queue_depth",
+    help: "Addon deliveries waiting to be sent or retried",
+    registers: [metrics],
+    async collect() {
+      this.set(await store.countOpen());
+    },
+  });
+  const attempts = new Counter({
+    name: "vexil_addon_delivery_attempts_total",
+    help: "Addon delivery attempts, per outcome: success, retrying (failed, will retry), failed (gave up)",
+    labelNames: ["outcome"],
+    registers: [metrics],
+  });
   const configs = new AddonConfigs(engines.bus, log);
   const queue = new DeliveryQueue({
     store,
@@ -44,6 +62,7 @@ export async function createAddonDeliveryService({
     logger: log,
     ...settings,
     clock,
+    onAttempt: (outcome) => attempts.inc({ outcome }),
   });
   let consumer: Consumer | undefined;
   let deliveryLog: Subscription | undefined;

@@ -1,4 +1,5 @@
 import type { Logger } from "@vexil/logger";
+import { Registry } from "@vexil/metrics";
 import { openSharedTokenSet, type Engines } from "@vexil/runtime";
 import { AccessService } from "./access/access-service.js";
 import { createGovernanceSlice } from "./access/governance-slice.js";
@@ -41,6 +42,7 @@ import { SegmentService, type ProposedStrategy } from "./segments/segment-servic
 import { createSegmentStore } from "./segments/segment-store.js";
 import { TagService } from "./tags/tag-service.js";
 import { createTagStore } from "./tags/tag-store.js";
+import { registerAdminMetrics } from "./operations/admin-metrics.js";
 
 export type AdminSettings = Pick<AdminConfig, "INIT_ADMIN_API_TOKENS" | "INIT_CLIENT_API_TOKENS" | "INIT_FRONTEND_API_TOKENS"> &
   Partial<SignalLimitSettings> &
@@ -56,11 +58,14 @@ export async function createAdminDeps({
   settings,
   logger,
   clock = () => new Date(),
+  metrics = new Registry(),
 }: {
   engines: Engines;
   settings: AdminSettings;
   logger: Logger;
   clock?: () => Date;
+  /** The process's Prometheus registry; admin adds its gauges to it. */
+  metrics?: Registry;
 }) {
   const { store, bus, cache } = engines;
   const events = await EventStore.create(store, clock);
@@ -217,8 +222,13 @@ export async function createAdminDeps({
     logger: logger.child({ module: "snapshots" }),
   });
   unitOfWork.onCommitted((recorded) => snapshotPublisher.notify(recorded));
+  registerAdminMetrics(metrics, {
+    outboxBacklog: () => events.outboxBacklog(),
+    publishedRevisions: () => snapshotPublisher.publishedRevisions(),
+  });
   return {
     engines,
+    metrics,
     settings,
     logger,
     clock,

@@ -13,7 +13,7 @@ await runServiceProcess({
   name: "admin",
   config,
   logger,
-  create: async (engines) => (admin = createAdminService(await createAdminDeps({ engines, settings: config, logger }))),
+  create: async (engines, metrics) => (admin = createAdminService(await createAdminDeps({ engines, settings: config, logger, metrics }))),
 });
 const notice = [
   ...(admin?.createdAdminSecret ? ["Created the first admin API token (shown once, keep it):", `  ${admin.createdAdminSecret}`] : []),

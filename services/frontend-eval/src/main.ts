@@ -11,5 +11,5 @@ await runServiceProcess({
   config,
   logger,
   store: false,
-  create: (engines) => createFrontendEvalService({ engines, settings: config, logger }),
+  create: (engines, metrics) => createFrontendEvalService({ engines, settings: config, logger, metrics }),
 });

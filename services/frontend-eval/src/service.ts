@@ -2,6 +2,7 @@ import express from "express";
 import { apiTokenAuthenticator, authenticate, requireTokenType } from "@vexil/auth";
 import { NotFoundError, NotReady } from "@vexil/errors";
 import type { Logger } from "@vexil/logger";
+import { Registry } from "@vexil/metrics";
 import { openSharedTokenSet, type EnginesWithoutStore, type VexilService } from "@vexil/runtime";
 import { clientRoutes } from "./client/client-routes.js";
 import { StreamingHub } from "./client/streaming-hub.js";
@@ -10,26 +11,41 @@ import { frontendRoutes } from "./frontend/frontend-routes.js";
 import { ClientInstances } from "./metrics/client-instances.js";
 import { SeenFeatures } from "./metrics/seen-features.js";
 import { SnapshotHolder } from "./snapshots/snapshot-holder.js";
+import { registerFrontendEvalMetrics } from "./operations/frontend-eval-metrics.js";
 
 export interface FrontendEvalDeps {
   /** No store: everything comes from the cache and the bus, so MongoDB being down never stops evaluation. */
   engines: EnginesWithoutStore;
   settings: Pick<FrontendEvalConfig, "FRONTEND_API_ENABLED">;
   logger: Logger;
+  /** The process's Prometheus registry. */
+  metrics?: Registry;
 }
 
 /**
  * Serves the SDK surfaces (`/api/frontend`, `/api/client`) from memory: compiled snapshots
  * hydrated from the cache and swapped on announcements, tokens from the shared token set.
  */
-export async function createFrontendEvalService({ engines, settings, logger }: FrontendEvalDeps): Promise<VexilService> {
+export async function createFrontendEvalService({
+  engines,
+  settings,
+  logger,
+  metrics = new Registry(),
+}: FrontendEvalDeps): Promise<VexilService> {
   const sharedTokens = await openSharedTokenSet(engines.cache, engines.bus);
   const authenticateToken = authenticate([apiTokenAuthenticator(sharedTokens.tokens)]);
   const snapshots = new SnapshotHolder({ cache: engines.cache, bus: engines.bus, logger: logger.child({ module: "snapshots" }) });
   const streams = new StreamingHub();
   const seen = new SeenFeatures({ bus: engines.bus });
   const instances = new ClientInstances({ bus: engines.bus });
-  snapshots.onSwap((snapshot, changes) => streams.publish(snapshot, changes));
+  const operations = registerFrontendEvalMetrics(metrics, {
+    streamingConnections: () => streams.size,
+    revisions: () => snapshots.revisions(),
+  });
+  snapshots.onSwap((snapshot, changes, notice) => {
+    streams.publish(snapshot, changes);
+    operations.applied(notice);
+  });
 
   const router = express.Router();
   router.use("/api/frontend", (_req, _res, next) =>

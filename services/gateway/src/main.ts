@@ -20,6 +20,7 @@ if (config.GATEWAY_MODE === "cluster") {
     {
       port: config.PORT,
       trustProxy: config.TRUST_PROXY,
+      metricsToken: config.METRICS_TOKEN,
       addresses: { admin: config.ADMIN_URL, "frontend-eval": config.FRONTEND_EVAL_URL, "signal-ingest": config.SIGNAL_INGEST_URL },
     },
     logger,

@@ -14,6 +14,12 @@ export type ServiceAddresses = Record<RoutedService, string>;
  */
 export function createProxyRouter(addresses: ServiceAddresses, logger: Logger): Router {
   const router = express.Router();
+  // Counted per public prefix: the service behind counts the route templates.
+  router.use((req, res, next) => {
+    const route = publicRoutes.find(({ prefix }) => req.path === prefix || req.path.startsWith(`${prefix}/`));
+    if (route) res.locals.metricsRoute = `${route.prefix}/*`;
+    next();
+  });
   for (const service of new Set(publicRoutes.map((r) => r.service))) {
     const prefixes = publicRoutes.filter((r) => r.service === service).map((r) => r.prefix);
     router.use(

@@ -3,6 +3,7 @@ import { createAdminDeps, createAdminService, type AdminSettings, type InitialAd
 import { createFrontendEvalService, type FrontendEvalConfig } from "@vexil/frontend-eval";
 import { createHttpApp, listen } from "@vexil/http";
 import type { Logger } from "@vexil/logger";
+import { createMetricsRegistry } from "@vexil/metrics";
 import { openBus, openCache, openStore, type Engines, type PlatformConfig, type VexilService } from "@vexil/runtime";
 import { createSignalIngestService, type SignalIngestLimits } from "@vexil/signal-ingest";
 import type { StoreEngine } from "@vexil/store";
@@ -48,28 +49,34 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
     return { store, bus, cache };
   };
   const child = (service: string) => logger.child({ service });
+  // One registry for the process: the services' metrics and the requests, on one scrape.
+  const metrics = createMetricsRegistry();
 
   const admin = createAdminService(
     await createAdminDeps({
       engines: await enginesFor("admin"),
       settings: { ADDONS_ALLOW_PRIVATE_URLS: settings.addonDelivery?.allowPrivateUrls, ...settings.admin },
       logger: child("admin"),
+      metrics,
     }),
   );
   const frontendEval = await createFrontendEvalService({
     engines: { bus, cache },
     settings: settings.frontendEval,
     logger: child("frontend-eval"),
+    metrics,
   });
   const signalIngest = await createSignalIngestService({
     engines: await enginesFor("signal-ingest"),
     logger: child("signal-ingest"),
     settings: settings.signalIngest,
+    metrics,
   });
   const addonDelivery = await createAddonDeliveryService({
     engines: await enginesFor("addon-delivery"),
     logger: child("addon-delivery"),
     settings: settings.addonDelivery,
+    metrics,
   });
   const services: VexilService[] = [admin, frontendEval, signalIngest, addonDelivery];
   // Admin first: it seeds tokens and publishes what the others hydrate from.
@@ -78,6 +85,7 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
   const app = createHttpApp({
     logger: child("gateway"),
     trustProxy: platform.TRUST_PROXY,
+    metrics: { registry: metrics, token: platform.METRICS_TOKEN },
     // The docs after the services: no SDK request walks (and leaves) the docs router first.
     routers: [
       dispatchByPrefix({ admin: admin.router, "frontend-eval": frontendEval.router, "signal-ingest": signalIngest.router }),

@@ -10,5 +10,5 @@ await runServiceProcess({
   name: "signal-ingest",
   config,
   logger,
-  create: (engines) => createSignalIngestService({ engines, logger, settings: config }),
+  create: (engines, metrics) => createSignalIngestService({ engines, logger, settings: config, metrics }),
 });

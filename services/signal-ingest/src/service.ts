@@ -2,6 +2,7 @@ import express from "express";
 import { startOutboxRelay, type OutboxRelay, type Subscription } from "@vexil/bus";
 import { listSignalsReplySchema, listSignalsRequestSchema, listSignalsSubject } from "@vexil/contracts";
 import type { Logger } from "@vexil/logger";
+import { Counter, Registry } from "@vexil/metrics";
 import type { Engines, VexilService } from "@vexil/runtime";
 import { signalIngestLimitsEnv, type SignalIngestLimits } from "./config.js";
 import { SharedEndpoints } from "./endpoints/shared-endpoints.js";
@@ -16,6 +17,8 @@ export interface SignalIngestDeps {
   /** Limits not given take the spec's values. */
   settings?: Partial<SignalIngestLimits>;
   clock?: () => Date;
+  /** The process's Prometheus registry. */
+  metrics?: Registry;
 }
 
 /** Takes signals from external systems at `/api/signal-endpoint/:name`. */
@@ -24,7 +27,14 @@ export async function createSignalIngestService({
   logger,
   settings = {},
   clock = () => new Date(),
+  metrics = new Registry(),
 }: SignalIngestDeps): Promise<VexilService> {
+  const received = new Counter({
+    name: "vexil_signals_received_total",
+    help: "Signals posted to signal endpoints, per outcome (accepted, or the refusal's error name)",
+    labelNames: ["outcome"],
+    registers: [metrics],
+  });
   const limits = signalIngestLimitsEnv.parse(settings);
   const signals = await createSignalStore(engines.store);
   const endpoints = await SharedEndpoints.open(engines.cache, engines.bus, logger.child({ module: "shared-endpoints" }));
@@ -37,6 +47,7 @@ export async function createSignalIngestService({
     payloadLimitBytes: limits.SIGNAL_PAYLOAD_LIMIT_BYTES,
     clock,
     onStored: () => relay?.poke(),
+    onOutcome: (outcome) => received.inc({ outcome }),
   });
 
   const router = express.Router();

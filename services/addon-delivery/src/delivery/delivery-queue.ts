@@ -15,6 +15,8 @@ export interface DeliveryQueueOptions extends Omit<AddonDeliverySettings, "allow
   logger: Logger;
   clock?: () => Date;
   random?: () => number;
+  /** Called after each recorded attempt with its outcome, for the metrics. */
+  onAttempt?: (outcome: "success" | "retrying" | "failed") => void;
 }
 
 /**
@@ -180,6 +182,7 @@ export class DeliveryQueue {
     };
     if (!failure) {
       await record({ state: "success", statusCode, details: `Delivered (status ${statusCode})`, nextAttemptAt: 0, partsDone });
+      this.options.onAttempt?.("success");
       return 0;
     }
     const exhausted = failure.final || attempt >= maxAttempts;
@@ -188,6 +191,7 @@ export class DeliveryQueue {
       : now.getTime() + retryDelay(attempt, { baseMs: this.options.backoffBaseMs, maxMs: this.options.backoffMaxMs }, this.options.random);
     const details = exhausted && !failure.final ? `${failure.details} (gave up after ${attempt} attempts)` : failure.details;
     await record({ state: exhausted ? "failed" : "retrying", statusCode, details, nextAttemptAt, partsDone });
+    this.options.onAttempt?.(exhausted ? "failed" : "retrying");
     logger[exhausted ? "warn" : "debug"](
       { addonId: delivery.addonId, key: delivery._id, attempt, details },
       exhausted ? "delivery failed" : "delivery will be retried",

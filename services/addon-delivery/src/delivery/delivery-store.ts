@@ -106,6 +106,11 @@ export class DeliveryStore {
     return this.deliveries.findOne({ addonId, state: { $in: open } }, { sort: { seq: 1 } });
   }
 
+  /** Deliveries not finished yet (pending or waiting for a retry), across all addons. */
+  countOpen(): Promise<number> {
+    return this.deliveries.countDocuments({ state: { $in: open } });
+  }
+
   /** Addons with unfinished deliveries, to resume after a restart. */
   async addonsWithOpenDeliveries(): Promise<number[]> {
     const docs = await this.deliveries.find<{ addonId: number }>({ state: { $in: open } }, { projection: { _id: 0, addonId: 1 } });

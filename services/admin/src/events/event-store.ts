@@ -145,6 +145,11 @@ export class EventStore implements OutboxSource {
     return docs.map((doc) => ({ id: String(doc._id), subject: doc.subject, payload: doc.payload }));
   }
 
+  /** Events waiting in the outbox to be published. */
+  outboxBacklog(): Promise<number> {
+    return this.outbox.countDocuments({});
+  }
+
   async markPublished(ids: string[]): Promise<void> {
     await this.outbox.deleteMany({ _id: { $in: ids.map(Number) } });
   }

@@ -119,6 +119,9 @@ function fakeModel() {
   };
 }
 
+/** The commit time the publisher's clock gives: announcements carry it for the apply-lag metric. */
+const committedAt = "2026-01-02T03:04:05.000Z";
+
 async function setup() {
   const model = fakeModel();
   const cache = createMemoryCache();
@@ -133,6 +136,7 @@ async function setup() {
     bus,
     logger: createLogger({ service: "test", level: "silent" }),
     retryDelayMs: 10,
+    clock: () => new Date(committedAt),
   });
   /** The environment's snapshot as a reader assembles it from the index and its entries. */
   const read = async (environment: string) => {
@@ -227,7 +231,7 @@ describe("SnapshotPublisher", () => {
     expect((await features("development"))[0].enabled).toBe(false);
     expect((await read("development")).revision).toBe(1);
     expect(announced).toEqual([
-      { environment: "development", revision: 1, previousRevision: 0, changedFeatures: ["a"], segmentsChanged: false },
+      { environment: "development", revision: 1, previousRevision: 0, changedFeatures: ["a"], segmentsChanged: false, committedAt },
     ]);
     await publisher.stop();
   });
@@ -282,8 +286,8 @@ describe("SnapshotPublisher", () => {
       snapshotFeatureKey("production", "c"),
     ]);
     expect(announced).toEqual([
-      { environment: "development", revision: 1, previousRevision: 0, changedFeatures: ["c"], segmentsChanged: false },
-      { environment: "production", revision: 1, previousRevision: 0, changedFeatures: ["c"], segmentsChanged: false },
+      { environment: "development", revision: 1, previousRevision: 0, changedFeatures: ["c"], segmentsChanged: false, committedAt },
+      { environment: "production", revision: 1, previousRevision: 0, changedFeatures: ["c"], segmentsChanged: false, committedAt },
     ]);
     const index = snapshotIndexSchema.parse(await cache.getJson(snapshotCacheKey("development")));
     expect(index).toEqual({ environment: "development", revision: 1, featureNames: ["a", "b", "c"] });
@@ -322,8 +326,8 @@ describe("SnapshotPublisher", () => {
     publisher.notify([model.event("segment-created")]);
     await publisher.idle();
     expect(announced).toEqual([
-      { environment: "development", revision: 2, previousRevision: 0, changedFeatures: [], segmentsChanged: true },
-      { environment: "production", revision: 2, previousRevision: 0, changedFeatures: [], segmentsChanged: true },
+      { environment: "development", revision: 2, previousRevision: 0, changedFeatures: [], segmentsChanged: true, committedAt },
+      { environment: "production", revision: 2, previousRevision: 0, changedFeatures: [], segmentsChanged: true, committedAt },
     ]);
     expect((await read("production")).segments.map((s) => s.id)).toEqual([7]);
     await publisher.stop();

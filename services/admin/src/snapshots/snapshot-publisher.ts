@@ -43,6 +43,8 @@ interface Pending {
   segments: boolean;
   features: Set<string>;
   revision: number;
+  /** When the oldest commit marked here was notified (epoch ms). */
+  committedAt?: number;
 }
 
 interface EnvironmentState {
@@ -96,6 +98,8 @@ export class SnapshotPublisher {
   private pending = emptyPending();
   /** Notices received and not yet turned into pending work. */
   private notices: ChangeNotice[] = [];
+  /** When the oldest notice not yet collected arrived (epoch ms): the commit time the lag metric starts from. */
+  private noticedAt: number | undefined;
   /** Every event up to this id is reflected in the pending work or what was published. */
   private markedUpTo = 0;
   private running: Promise<void> | undefined;
@@ -110,8 +114,14 @@ export class SnapshotPublisher {
       logger: Logger;
       /** Wait before retrying a failed rebuild. */
       retryDelayMs?: number;
+      clock?: () => Date;
     },
   ) {}
+
+  /** The revision last announced per environment (for the metrics). */
+  publishedRevisions(): Array<[environment: string, revision: number]> {
+    return [...this.published].map(([environment, state]) => [environment, state.revision]);
+  }
 
   /** Builds and publishes every environment's snapshot; resolves once they are in the cache. */
   async start(): Promise<void> {
@@ -128,6 +138,7 @@ export class SnapshotPublisher {
 
   /** Takes note of committed events and starts a rebuild unless one is running. */
   notify(events: readonly ChangeNotice[]): void {
+    if (events.length > 0) this.noticedAt ??= (this.deps.clock?.() ?? new Date()).getTime();
     this.notices.push(...events);
     void this.kick();
   }
@@ -138,8 +149,11 @@ export class SnapshotPublisher {
    */
   private async collect(): Promise<void> {
     const fresh = this.notices.filter((event) => event._id > this.markedUpTo);
+    const noticedAt = this.noticedAt;
     this.notices = [];
+    this.noticedAt = undefined;
     if (fresh.length === 0) return;
+    this.pending.committedAt ??= noticedAt;
     const top = Math.max(...fresh.map((event) => event._id));
     const noticed = new Set(fresh.map((event) => event._id));
     const missing =
@@ -182,6 +196,8 @@ export class SnapshotPublisher {
         this.published.clear();
         this.pending.full = true;
         this.pending.revision = Math.max(this.pending.revision, work.revision);
+        this.pending.committedAt = Math.min(this.pending.committedAt ?? Infinity, work.committedAt ?? Infinity);
+        if (this.pending.committedAt === Infinity) delete this.pending.committedAt;
         this.retryTimer = setTimeout(() => void this.kick(), this.deps.retryDelayMs ?? 1000);
         return;
       }
@@ -252,7 +268,12 @@ export class SnapshotPublisher {
       const previousRevision = previous?.revision;
       state.revision = Math.max(work.revision, state.revision);
       this.published.set(environment, state);
-      await this.write(environment, state, previousRevision === undefined ? undefined : { previousRevision, changed, segmentsChanged });
+      await this.write(
+        environment,
+        state,
+        previousRevision === undefined ? undefined : { previousRevision, changed, segmentsChanged },
+        work.committedAt,
+      );
     }
     if (work.full) await this.deps.cache.setJson(snapshotEnvironmentsKey, this.environments);
   }
@@ -276,6 +297,7 @@ export class SnapshotPublisher {
     environment: string,
     state: EnvironmentState,
     change: { previousRevision: number; changed: string[]; segmentsChanged: boolean } | undefined,
+    committedAt: number | undefined,
   ): Promise<void> {
     const { cache, bus } = this.deps;
     state.sortedNames ??= [...state.features.keys()].sort();
@@ -296,15 +318,14 @@ export class SnapshotPublisher {
     if (!change || change.segmentsChanged) await cache.setJson(snapshotSegmentsKey(environment), this.segments);
     const index: SnapshotIndex = { environment, revision: state.revision, featureNames: state.sortedNames };
     await cache.setJson(snapshotCacheKey(environment), index);
-    const notice: SnapshotUpdated = change
-      ? {
-          environment,
-          revision: state.revision,
-          previousRevision: change.previousRevision,
-          changedFeatures: change.changed,
-          segmentsChanged: change.segmentsChanged,
-        }
-      : { environment, revision: state.revision };
+    const notice: SnapshotUpdated = {
+      environment,
+      revision: state.revision,
+      ...(change
+        ? { previousRevision: change.previousRevision, changedFeatures: change.changed, segmentsChanged: change.segmentsChanged }
+        : {}),
+      ...(committedAt !== undefined ? { committedAt: new Date(committedAt).toISOString() } : {}),
+    };
     bus.publish(topics.snapshotUpdated(environment).subject, notice);
   }
 }

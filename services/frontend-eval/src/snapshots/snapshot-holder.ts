@@ -17,7 +17,8 @@ import type { Logger } from "@vexil/logger";
 import { z } from "zod";
 import { EnvironmentSnapshot, type SnapshotTexts } from "./environment-snapshot.js";
 
-export type SnapshotListener = (snapshot: EnvironmentSnapshot, changes: readonly DeltaEvent[]) => void;
+/** Called after each swap; `notice` is the announcement that caused it (none for a load at start). */
+export type SnapshotListener = (snapshot: EnvironmentSnapshot, changes: readonly DeltaEvent[], notice?: SnapshotUpdated) => void;
 
 /** Delta events kept per environment, for `/api/client/delta` and streaming resumes. */
 interface History {
@@ -73,6 +74,11 @@ export class SnapshotHolder {
     return this.snapshots.size > 0;
   }
 
+  /** The revision held per environment. */
+  revisions(): Array<[environment: string, revision: number]> {
+    return [...this.snapshots].map(([environment, snapshot]) => [environment, snapshot.revision]);
+  }
+
   has(environment: string): boolean {
     return this.snapshots.has(environment);
   }
@@ -120,7 +126,7 @@ export class SnapshotHolder {
     this.remember(environment, previous, snapshot, changes);
     for (const listener of this.listeners) {
       try {
-        listener(snapshot, changes);
+        listener(snapshot, changes, notice);
       } catch (err) {
         this.deps.logger.error({ err, environment }, "a snapshot listener failed");
       }

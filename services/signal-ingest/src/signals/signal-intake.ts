@@ -20,6 +20,8 @@ export interface SignalIntakeDeps {
   clock: () => Date;
   /** Called after a signal is stored, so its announcement goes out now rather than on the next poll. */
   onStored: () => void;
+  /** Called with `accepted` or the refusal's error name, for the metrics. */
+  onOutcome?: (outcome: string) => void;
 }
 
 /**
@@ -30,7 +32,18 @@ export interface SignalIntakeDeps {
 export class SignalIntake {
   constructor(private readonly deps: SignalIntakeDeps) {}
 
-  async receive({ endpointName, secret, payload, payloadBytes }: IncomingSignal): Promise<{ signalId: number }> {
+  async receive(signal: IncomingSignal): Promise<{ signalId: number }> {
+    try {
+      const stored = await this.take(signal);
+      this.deps.onOutcome?.("accepted");
+      return stored;
+    } catch (err) {
+      this.deps.onOutcome?.(err instanceof Error ? err.name : "Error");
+      throw err;
+    }
+  }
+
+  private async take({ endpointName, secret, payload, payloadBytes }: IncomingSignal): Promise<{ signalId: number }> {
     const { endpoints, signals, rateLimiter, payloadLimitBytes } = this.deps;
     if (payloadBytes > payloadLimitBytes) {
       throw new ContentTooLarge(`The signal payload is ${payloadBytes} bytes; the limit is ${payloadLimitBytes} bytes`);

@@ -1,0 +1,45 @@
+import type { SnapshotUpdated } from "@vexil/contracts";
+import { Gauge, Histogram, type Registry } from "@vexil/metrics";
+
+/**
+ * What frontend-eval shows Prometheus: SDK streams open, the snapshot revision held per
+ * environment, and how long a change took from admin's commit to being served here (both clocks
+ * are the hosts' own: across machines the figure is only as good as their time sync).
+ */
+export function registerFrontendEvalMetrics(
+  registry: Registry,
+  sources: { streamingConnections(): number; revisions(): Array<[environment: string, revision: number]> },
+  clock: () => number = Date.now,
+) {
+  new Gauge({
+    name: "vexil_sdk_streaming_connections",
+    help: "SDK streaming connections (/api/client/streaming) open now",
+    registers: [registry],
+    collect() {
+      this.set(sources.streamingConnections());
+    },
+  });
+  new Gauge({
+    name: "vexil_snapshot_revision",
+    help: "Revision of the flag snapshot served, per environment",
+    labelNames: ["environment"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [environment, revision] of sources.revisions()) this.set({ environment }, revision);
+    },
+  });
+  const lag = new Histogram({
+    name: "vexil_snapshot_apply_lag_seconds",
+    help: "Time from admin committing a change to this process serving it",
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  return {
+    /** Records one applied announcement. */
+    applied(notice: SnapshotUpdated | undefined): void {
+      if (!notice?.committedAt) return;
+      lag.observe(Math.max(0, clock() - Date.parse(notice.committedAt)) / 1000);
+    },
+  };
+}
