@@ -50,6 +50,8 @@ export const routerOptions = { strictStatusCodes: true } as const;
  */
 export interface RouteMetadata {
   responseHeaders?: Record<number, Record<string, { description: string }>>;
+  /** An example request body, shown in the OpenAPI document. */
+  requestExample?: unknown;
 }
 
 export const locationHeader: RouteMetadata = {

@@ -28,4 +28,5 @@ export * from "./feedback.js";
 export * from "./auth.js";
 export * from "./events.js";
 export * from "./addon-topics.js";
+export * from "./ofrep.js";
 export * from "./openapi.js";

@@ -7,6 +7,7 @@ import { feedbackContract } from "./feedback.js";
 import { frontendContract } from "./frontend.js";
 import { clientContract } from "./client.js";
 import { signalsContract } from "./signals.js";
+import { ofrepContract } from "./ofrep.js";
 
 type OperationMapper = NonNullable<NonNullable<Parameters<typeof generateOpenApi>[2]>["operationMapper"]>;
 type OperationObject = Parameters<OperationMapper>[0];
@@ -18,6 +19,7 @@ type ApiRoutes = {
   signals: typeof signalsContract;
   feedback: typeof feedbackContract;
   auth: typeof authContract;
+  ofrep: typeof ofrepContract;
 };
 /** Every HTTP surface in one router, as the gateway exposes them (typed by name: TS7056 otherwise). */
 export const apiContract: ReturnType<typeof c.router<ApiRoutes, string, {}>> = c.router({
@@ -27,6 +29,7 @@ export const apiContract: ReturnType<typeof c.router<ApiRoutes, string, {}>> = c
   signals: signalsContract,
   feedback: feedbackContract,
   auth: authContract,
+  ofrep: ofrepContract,
 });
 
 /** The OpenAPI 3 document for all surfaces, with the `Authorization` header as the API key. */
@@ -53,8 +56,10 @@ export function buildOpenApiDocument(): ReturnType<typeof generateOpenApi> {
     },
     {
       setOperationId: "concatenated-path",
-      operationMapper: (operation, route) =>
-        withResponseHeaders(withDeepObjectQuery(inMostSpecificTag(operation)), route.metadata as RouteMetadata | undefined),
+      operationMapper: (operation, route) => {
+        const metadata = route.metadata as RouteMetadata | undefined;
+        return withRequestExample(withResponseHeaders(withDeepObjectQuery(inMostSpecificTag(operation)), metadata), metadata);
+      },
     },
   );
 }
@@ -82,6 +87,16 @@ function withDeepObjectQuery(operation: OperationObject): OperationObject {
         : parameter,
     ),
   };
+}
+
+/** The route's example request body on its JSON content. */
+function withRequestExample(operation: OperationObject, metadata: RouteMetadata | undefined): OperationObject {
+  const body = operation.requestBody;
+  if (metadata?.requestExample === undefined || !body || !("content" in body)) return operation;
+  const content = Object.fromEntries(
+    Object.entries(body.content).map(([type, media]) => [type, { ...media, example: metadata.requestExample }]),
+  );
+  return { ...operation, requestBody: { ...body, content } };
 }
 
 /** Response headers the contract cannot express (`location` on a 201), taken from route metadata. */

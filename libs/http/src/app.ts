@@ -1,4 +1,4 @@
-import express, { type Express, type RequestHandler } from "express";
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
 import type { Logger } from "@vexil/logger";
 import { metricsEndpoint, requestMetrics, type Registry } from "@vexil/metrics";
 import { bodyGuard, bodyParserErrors, defaultBodyLimitBytes, jsonBody } from "./body.js";
@@ -35,6 +35,8 @@ export interface HttpAppOptions {
    * `/internal-backstage/prometheus` and `/metrics` (behind `Bearer <token>` when a token is set).
    */
   metrics?: { registry: Registry; token?: string };
+  /** Error handlers tried before the generic one: each answers the errors of its own paths, or passes them on. */
+  errorHandlers?: ErrorRequestHandler[];
 }
 
 export function createHttpApp({
@@ -46,6 +48,7 @@ export function createHttpApp({
   trustProxy = defaultTrustedProxies,
   before = [],
   metrics,
+  errorHandlers = [],
 }: HttpAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
@@ -82,6 +85,7 @@ export function createHttpApp({
   for (const handler of before) app.use(handler);
   for (const router of routers) app.use(router);
   app.use(notFound);
+  for (const handler of errorHandlers) app.use(handler);
   app.use(errorHandler(logger));
   return app;
 }

@@ -1,4 +1,4 @@
-import type { Router } from "express";
+import type { ErrorRequestHandler, Router } from "express";
 import { createHttpApp, listen, type ReadinessCheck, type RunningServer } from "@vexil/http";
 import type { Logger } from "@vexil/logger";
 import { createMetricsRegistry, type Registry } from "@vexil/metrics";
@@ -10,6 +10,8 @@ import { onShutdown } from "./shutdown.js";
 export interface VexilService {
   router: Router;
   readiness: ReadinessCheck[];
+  /** Error handlers for the service's own paths, before the API's generic one (a protocol with its own error bodies). */
+  errorHandlers?: ErrorRequestHandler[];
   start(): Promise<void>;
   /** Stops consumers and timers; engines are closed by whoever opened them. */
   stop(): Promise<void>;
@@ -73,6 +75,7 @@ export async function runServiceProcess<C extends PlatformConfig & { PORT: numbe
     routers: [service.router],
     readiness: [...engineReadiness(engines), ...service.readiness],
     metrics: { registry: metrics, token: config.METRICS_TOKEN },
+    errorHandlers: service.errorHandlers,
   });
   const server = await listen(app, config.PORT);
   logger.info({ port: server.port }, `${name} listening`);

@@ -11,6 +11,7 @@ import { frontendRoutes } from "./frontend/frontend-routes.js";
 import { ClientInstances } from "./metrics/client-instances.js";
 import { SeenFeatures } from "./metrics/seen-features.js";
 import { SnapshotHolder } from "./snapshots/snapshot-holder.js";
+import { apiKeyHeader, ofrepErrors, ofrepRoutes } from "./ofrep/ofrep-routes.js";
 import { registerFrontendEvalMetrics } from "./operations/frontend-eval-metrics.js";
 
 export interface FrontendEvalDeps {
@@ -53,14 +54,19 @@ export async function createFrontendEvalService({
   );
   router.use("/api/frontend", authenticateToken, requireTokenType(["frontend"]));
   router.use("/api/client", authenticateToken, requireTokenType(["client"]));
+  router.use("/ofrep", apiKeyHeader, authenticateToken, requireTokenType(["frontend", "client"]));
   // Each request goes straight to the routes of its API: leaving an express router that has no
   // match costs a turn of the event loop.
   const frontend = frontendRoutes({ snapshots, seen, instances });
   const client = clientRoutes({ snapshots, streams, seen, instances });
-  router.use((req, res, next) => (req.path.startsWith("/api/frontend") ? frontend : client)(req, res, next));
+  const ofrep = ofrepRoutes({ snapshots });
+  router.use((req, res, next) =>
+    (req.path.startsWith("/api/frontend") ? frontend : req.path.startsWith("/ofrep/") ? ofrep : client)(req, res, next),
+  );
 
   return {
     router,
+    errorHandlers: [ofrepErrors(logger.child({ module: "ofrep" }))],
     readiness: [
       {
         name: "snapshots",

@@ -11,6 +11,7 @@ export const publicRoutes: ReadonlyArray<{ prefix: string; service: RoutedServic
   { prefix: "/feedback", service: "admin" },
   { prefix: "/api/frontend", service: "frontend-eval" },
   { prefix: "/api/client", service: "frontend-eval" },
+  { prefix: "/ofrep", service: "frontend-eval" },
   { prefix: "/api/signal-endpoint", service: "signal-ingest" },
 ];
 

@@ -86,6 +86,7 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
     logger: child("gateway"),
     trustProxy: platform.TRUST_PROXY,
     metrics: { registry: metrics, token: platform.METRICS_TOKEN },
+    errorHandlers: services.flatMap((s) => s.errorHandlers ?? []),
     // The docs after the services: no SDK request walks (and leaves) the docs router first.
     routers: [
       dispatchByPrefix({ admin: admin.router, "frontend-eval": frontendEval.router, "signal-ingest": signalIngest.router }),

@@ -65,6 +65,7 @@ function needsFullReload(type: EventType): boolean {
     type.startsWith("drop-") ||
     type.endsWith("-import") ||
     type === "features-imported" ||
+    type === "project-created" ||
     type === "project-deleted" ||
     type === "project-archived" ||
     type === "project-revived"

@@ -1,0 +1,116 @@
+import { z } from "zod";
+import { c, errorBodySchema, routerOptions } from "./common.js";
+
+/**
+ * The OpenFeature Remote Evaluation Protocol (OFREP 0.3.0, open-feature/protocol
+ * `service/openapi.yaml`): the two core operations, with the protocol's bodies and error codes.
+ */
+
+/** The evaluation context: `targetingKey` is required (it becomes Unleash's `userId`); other keys are context fields. */
+export const ofrepContextSchema = z
+  .object({ targetingKey: z.string().describe("Who is evaluated; Vexil reads it as the Unleash context's userId") })
+  .catchall(z.unknown());
+
+export const ofrepEvaluationRequestSchema = z.object({ context: ofrepContextSchema });
+export type OfrepEvaluationRequest = z.infer<typeof ofrepEvaluationRequestSchema>;
+
+export const ofrepReasonSchema = z.enum(["STATIC", "TARGETING_MATCH", "SPLIT", "DISABLED", "UNKNOWN"]);
+export type OfrepReason = z.infer<typeof ofrepReasonSchema>;
+
+export const ofrepMetadataSchema = z.record(z.string(), z.union([z.boolean(), z.string(), z.number()]));
+
+export const ofrepEvaluationSuccessSchema = z.object({
+  key: z.string(),
+  reason: ofrepReasonSchema,
+  variant: z.string().optional(),
+  metadata: ofrepMetadataSchema.optional(),
+  value: z.union([z.boolean(), z.string(), z.number(), z.record(z.string(), z.unknown())]),
+});
+export type OfrepEvaluationSuccess = z.infer<typeof ofrepEvaluationSuccessSchema>;
+
+export const ofrepEvaluationFailureSchema = z.object({
+  key: z.string(),
+  errorCode: z.enum(["PARSE_ERROR", "TARGETING_KEY_MISSING", "INVALID_CONTEXT", "GENERAL"]),
+  errorDetails: z.string().optional(),
+  metadata: ofrepMetadataSchema.optional(),
+});
+export type OfrepEvaluationFailure = z.infer<typeof ofrepEvaluationFailureSchema>;
+
+export const ofrepFlagNotFoundSchema = z.object({
+  key: z.string(),
+  errorCode: z.literal("FLAG_NOT_FOUND"),
+  errorDetails: z.string().optional(),
+  metadata: ofrepMetadataSchema.optional(),
+});
+
+export const ofrepBulkEvaluationSuccessSchema = z.object({
+  flags: z.array(z.union([ofrepEvaluationSuccessSchema, ofrepEvaluationFailureSchema])),
+  metadata: ofrepMetadataSchema.optional(),
+});
+
+/** A whole bulk request refused: the error code without a flag key. */
+export const ofrepBulkEvaluationFailureSchema = z.object({
+  errorCode: z.enum(["PARSE_ERROR", "TARGETING_KEY_MISSING", "INVALID_CONTEXT", "GENERAL"]),
+  errorDetails: z.string().optional(),
+});
+
+export const ofrepGeneralErrorSchema = z.object({ errorDetails: z.string().optional() });
+
+const exampleContext = { context: { targetingKey: "user-123", email: "user@example.com", plan: "premium", country: "CA" } };
+
+export const ofrepContract = c.router(
+  {
+    evaluateFlag: {
+      method: "POST",
+      path: "/evaluate/flags/:key",
+      summary: "Evaluate one flag (OFREP)",
+      description:
+        "OpenFeature Remote Evaluation Protocol, for server-side OpenFeature providers (`@openfeature/ofrep-provider`). " +
+        "Authorized by a client or frontend token (`Authorization: Bearer <token>` or `X-API-Key: <token>`); the token's " +
+        "environment and projects apply. Evaluated by the same evaluator as the Unleash SDK APIs: without a variant the " +
+        "value is the flag's enabled state (a boolean; variant `enabled` or `disabled`); with a variant the value is its " +
+        "payload (`json` as an object, `number` as a number, `string` and `csv` as a string, or the variant name when it has " +
+        "none) and `variant` is the variant name. Reasons: `DISABLED` (off in the environment), `SPLIT` (a weighted variant), " +
+        "`STATIC` (on for everyone), `TARGETING_MATCH` (decided by strategies, constraints, segments or dependencies). " +
+        "Errors: 404 `FLAG_NOT_FOUND` (unknown or outside the token's projects), 400 `PARSE_ERROR` (body not JSON), " +
+        "`TARGETING_KEY_MISSING` (no `context.targetingKey`), `INVALID_CONTEXT` (context not an object, or a value that is " +
+        "not a string, number or boolean), 500 `GENERAL`.",
+      pathParams: z.object({ key: z.string().describe("The flag name") }),
+      contentType: "application/json",
+      body: ofrepEvaluationRequestSchema,
+      responses: {
+        200: ofrepEvaluationSuccessSchema,
+        400: ofrepEvaluationFailureSchema,
+        401: errorBodySchema,
+        403: errorBodySchema,
+        404: ofrepFlagNotFoundSchema,
+        500: ofrepGeneralErrorSchema,
+      },
+      metadata: { requestExample: exampleContext },
+    },
+    evaluateFlagsBulk: {
+      method: "POST",
+      path: "/evaluate/flags",
+      summary: "Evaluate every flag (OFREP bulk)",
+      description:
+        "OpenFeature Remote Evaluation Protocol bulk evaluation, for client-side providers (`@openfeature/ofrep-web-provider`): " +
+        "every flag in the token's projects and environment, disabled ones included, evaluated for one context, each as in " +
+        "the single-flag operation. The answer carries an `ETag` (the snapshot revision and a digest of the context and " +
+        "scope); sending it back in `If-None-Match` gets 304 while neither flags nor context changed. A request refused " +
+        "whole answers 400 with `PARSE_ERROR`, `TARGETING_KEY_MISSING` or `INVALID_CONTEXT`.",
+      headers: z.object({ "if-none-match": z.string().optional().describe("The ETag of an earlier answer") }),
+      contentType: "application/json",
+      body: ofrepEvaluationRequestSchema,
+      responses: {
+        200: ofrepBulkEvaluationSuccessSchema,
+        304: c.noBody(),
+        400: ofrepBulkEvaluationFailureSchema,
+        401: errorBodySchema,
+        403: errorBodySchema,
+        500: ofrepGeneralErrorSchema,
+      },
+      metadata: { requestExample: exampleContext, responseHeaders: { 200: { etag: { description: "Validator for If-None-Match" } } } },
+    },
+  },
+  { ...routerOptions, pathPrefix: "/ofrep/v1" },
+);

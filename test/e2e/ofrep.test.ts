@@ -1,0 +1,224 @@
+import { randomUUID } from "node:crypto";
+import { OFREPProvider } from "@openfeature/ofrep-provider";
+import { OFREPWebProvider } from "@openfeature/ofrep-web-provider";
+import { OpenFeature as ServerOpenFeature } from "@openfeature/server-sdk";
+import { OpenFeature as WebOpenFeature } from "@openfeature/web-sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTokenSecret } from "@vexil/auth";
+import { flagAdmin } from "../src/flag-admin.js";
+import { waitFor } from "../src/servers.js";
+import { startVexilProcess, type VexilProcess } from "../src/vexil-process.js";
+
+/**
+ * OFREP on a running Vexil, through the OpenFeature providers users install: the server provider
+ * (`@openfeature/ofrep-provider` on `@openfeature/server-sdk`) with a client token, and the web
+ * provider (`@openfeature/ofrep-web-provider` on `@openfeature/web-sdk`, polling with ETags) with
+ * a frontend token, on flags with targeting in the default project and in a fresh one.
+ */
+const tokens = {
+  admin: createTokenSecret({ projects: ["*"], environment: "*" }),
+  client: createTokenSecret({ projects: ["*"], environment: "development" }),
+  frontend: createTokenSecret({ projects: ["*"], environment: "development" }),
+};
+const project = `ofrep-${randomUUID().slice(0, 6)}`;
+const flags = { targeted: "ofrep-targeted", variant: "ofrep-variant", off: "ofrep-off" };
+let vexil: VexilProcess;
+
+const call = (path: string, init: { method?: string; body?: unknown; token?: string | null; headers?: Record<string, string> } = {}) =>
+  fetch(`${vexil.url}${path}`, {
+    method: init.method ?? "GET",
+    headers: {
+      ...(init.token === null ? {} : { authorization: init.token ?? tokens.admin }),
+      ...(init.body !== undefined ? { "content-type": "application/json" } : {}),
+      ...init.headers,
+    },
+    body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
+  });
+
+beforeAll(async () => {
+  vexil = await startVexilProcess({
+    env: { INIT_ADMIN_API_TOKENS: tokens.admin, INIT_CLIENT_API_TOKENS: tokens.client, INIT_FRONTEND_API_TOKENS: tokens.frontend },
+  });
+  expect((await call("/api/admin/projects", { method: "POST", body: { id: project, name: project } })).status).toBe(201);
+  const inDefault = flagAdmin((path, init) => call(path, init));
+  const inFresh = flagAdmin((path, init) => call(path, init), project);
+  // Default project: on for alice only.
+  await inDefault.createFeature(flags.targeted);
+  await inDefault.addStrategy(flags.targeted, "development", {
+    name: "default",
+    constraints: [{ contextName: "userId", operator: "IN", values: ["alice"] }],
+  });
+  await inDefault.setEnabled(flags.targeted, "development", true);
+  await inDefault.createFeature(flags.off);
+  // Fresh project: everyone on, with a JSON variant for plan=premium and a string one otherwise.
+  await inFresh.createFeature(flags.variant);
+  await inFresh.addStrategy(flags.variant, "development", {
+    name: "flexibleRollout",
+    parameters: { rollout: "100", stickiness: "default", groupId: flags.variant },
+  });
+  await inFresh.setVariants(flags.variant, "development", [
+    {
+      name: "premium",
+      weight: 0,
+      weightType: "fix",
+      stickiness: "default",
+      payload: { type: "json", value: '{"color":"gold"}' },
+      overrides: [{ contextName: "plan", values: ["premium"] }],
+    },
+    { name: "basic", weight: 1000, weightType: "variable", stickiness: "default", payload: { type: "string", value: "grey" } },
+  ]);
+  await inFresh.setEnabled(flags.variant, "development", true);
+}, 120_000);
+
+afterAll(async () => {
+  await ServerOpenFeature.close();
+  await WebOpenFeature.close();
+  await vexil?.stop();
+});
+
+describe("@openfeature/ofrep-provider on @openfeature/server-sdk (client token)", () => {
+  it("evaluates with targeting, variants with payloads, disabled and unknown flags", async () => {
+    await ServerOpenFeature.setProviderAndWait(
+      new OFREPProvider({ baseUrl: vexil.url, headers: { Authorization: `Bearer ${tokens.client}` } }),
+    );
+    const client = ServerOpenFeature.getClient();
+
+    const alice = await client.getBooleanDetails(flags.targeted, false, { targetingKey: "alice" });
+    expect(alice).toMatchObject({ value: true, reason: "TARGETING_MATCH", variant: "enabled" });
+    expect(alice.errorCode).toBeUndefined();
+    expect(await client.getBooleanDetails(flags.targeted, true, { targetingKey: "bob" })).toMatchObject({
+      value: false,
+      variant: "disabled",
+    });
+
+    const premium = await client.getObjectDetails(flags.variant, {}, { targetingKey: "carol", plan: "premium" });
+    expect(premium).toMatchObject({ value: { color: "gold" }, variant: "premium" });
+    const basic = await client.getStringDetails(flags.variant, "none", { targetingKey: "dave", plan: "free" });
+    expect(basic).toMatchObject({ value: "grey", variant: "basic", reason: "SPLIT" });
+
+    expect(await client.getBooleanDetails(flags.off, true, { targetingKey: "alice" })).toMatchObject({ value: false, reason: "DISABLED" });
+    const missing = await client.getBooleanDetails("no-such-flag", true, { targetingKey: "alice" });
+    expect(missing).toMatchObject({ value: true, errorCode: "FLAG_NOT_FOUND" });
+  });
+});
+
+describe("@openfeature/ofrep-web-provider on @openfeature/web-sdk (frontend token)", () => {
+  it("evaluates the context it is given and sees a change through its polling", async () => {
+    await WebOpenFeature.setContext({ targetingKey: "alice" });
+    await WebOpenFeature.setProviderAndWait(
+      new OFREPWebProvider({
+        baseUrl: vexil.url,
+        headers: [["Authorization", `Bearer ${tokens.frontend}`]],
+        pollInterval: 200,
+        disableVisibilityRefresh: true,
+        changeDetection: "polling",
+        cacheMode: "disabled",
+      }),
+    );
+    const client = WebOpenFeature.getClient();
+    expect(client.getBooleanDetails(flags.targeted, false)).toMatchObject({ value: true, reason: "TARGETING_MATCH" });
+    expect(client.getStringValue(flags.variant, "none")).toBe("grey");
+    expect(client.getBooleanDetails(flags.off, true)).toMatchObject({ value: false, reason: "DISABLED" });
+
+    await WebOpenFeature.setContext({ targetingKey: "bob", plan: "premium" });
+    expect(client.getBooleanValue(flags.targeted, true)).toBe(false);
+    expect(client.getObjectValue(flags.variant, {})).toEqual({ color: "gold" });
+
+    const off = await call(`/api/admin/projects/default/features/${flags.targeted}/environments/development/off`, { method: "POST" });
+    expect(off.status).toBe(200);
+    await WebOpenFeature.setContext({ targetingKey: "alice" });
+    expect(await waitFor(async () => client.getBooleanDetails(flags.targeted, true).reason === "DISABLED", 15_000, 100)).toBe(true);
+    await call(`/api/admin/projects/default/features/${flags.targeted}/environments/development/on`, { method: "POST" });
+  }, 30_000);
+});
+
+describe("OFREP over HTTP", () => {
+  const single = `/ofrep/v1/evaluate/flags/${flags.targeted}`;
+  const bulk = "/ofrep/v1/evaluate/flags";
+
+  it("answers the bulk request with every flag in scope and 304 for its ETag until something changes", async () => {
+    const first = await call(bulk, { method: "POST", token: tokens.frontend, body: { context: { targetingKey: "alice" } } });
+    expect(first.status).toBe(200);
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^".+"$/);
+    const { flags: answers } = await first.json();
+    expect(answers.map((f: { key: string }) => f.key).sort()).toEqual([flags.off, flags.targeted, flags.variant].sort());
+
+    const again = await call(bulk, {
+      method: "POST",
+      token: tokens.frontend,
+      headers: { "if-none-match": etag },
+      body: { context: { targetingKey: "alice" } },
+    });
+    expect(again.status).toBe(304);
+    const otherContext = await call(bulk, {
+      method: "POST",
+      token: tokens.frontend,
+      headers: { "if-none-match": etag },
+      body: { context: { targetingKey: "bob" } },
+    });
+    expect(otherContext.status).toBe(200);
+
+    await call(`/api/admin/projects/default/features/${flags.off}/environments/development/on`, { method: "POST" });
+    expect(
+      await waitFor(async () => {
+        const res = await call(bulk, {
+          method: "POST",
+          token: tokens.frontend,
+          headers: { "if-none-match": etag },
+          body: { context: { targetingKey: "alice" } },
+        });
+        return res.status === 200;
+      }, 10_000),
+    ).toBe(true);
+    await call(`/api/admin/projects/default/features/${flags.off}/environments/development/off`, { method: "POST" });
+  });
+
+  it("limits a token to its projects: a flag of another project is not found", async () => {
+    const created = await call("/api/admin/api-tokens", {
+      method: "POST",
+      body: { tokenName: "ofrep-scoped", type: "client", environment: "development", projects: ["default"] },
+    });
+    expect(created.status).toBe(201);
+    const secret = (await created.json()).secret as string;
+    const res = await call(`/ofrep/v1/evaluate/flags/${flags.variant}`, {
+      method: "POST",
+      token: `Bearer ${secret}`,
+      body: { context: { targetingKey: "a" } },
+    });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ key: flags.variant, errorCode: "FLAG_NOT_FOUND" });
+  });
+
+  it.each([
+    ["a body that is not JSON", "{not json", 400, "PARSE_ERROR"],
+    ["no targetingKey", { context: { plan: "free" } }, 400, "TARGETING_KEY_MISSING"],
+    ["a context that is not an object", { context: ["alice"] }, 400, "INVALID_CONTEXT"],
+    ["a nested context value", { context: { targetingKey: "alice", address: { city: "Oslo" } } }, 400, "INVALID_CONTEXT"],
+  ])("refuses %s with the protocol's error code", async (_what, body, status, errorCode) => {
+    for (const path of [single, bulk]) {
+      const res = await call(path, { method: "POST", token: tokens.client, body });
+      expect(res.status, path).toBe(status);
+      const answer = await res.json();
+      expect(answer).toMatchObject({ errorCode });
+      expect(typeof answer.errorDetails).toBe("string");
+      if (path === single) expect(answer.key).toBe(flags.targeted);
+    }
+  });
+
+  it("takes the token as Bearer or X-API-Key, refuses none (401) and admin tokens (403)", async () => {
+    const body = { context: { targetingKey: "alice" } };
+    expect((await call(single, { method: "POST", token: null, headers: { "x-api-key": tokens.client }, body })).status).toBe(200);
+    expect((await call(single, { method: "POST", token: `Bearer ${tokens.frontend}`, body })).status).toBe(200);
+    const none = await call(single, { method: "POST", token: null, body });
+    expect(none.status).toBe(401);
+    expect((await none.json()).name).toBe("AuthenticationRequired");
+    expect((await call(single, { method: "POST", token: tokens.admin, body })).status).toBe(403);
+  });
+
+  it("is documented in the OpenAPI document", async () => {
+    const doc = await (await fetch(`${vexil.url}/docs/openapi.json`)).json();
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/ofrep/v1/evaluate/flags", "/ofrep/v1/evaluate/flags/{key}"]));
+    expect(doc.paths["/ofrep/v1/evaluate/flags"].post.requestBody.content["application/json"].example.context.targetingKey).toBeDefined();
+  });
+});
