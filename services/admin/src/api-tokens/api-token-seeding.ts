@@ -40,11 +40,10 @@ export async function seedApiTokens(store: ApiTokenStore, seeds: SeedTokens, now
     ...seeds.client.map((s) => seededToken(s, "client", now)),
     ...seeds.frontend.map((s) => seededToken(s, "frontend", now)),
   ];
-  for (const token of configured) {
-    if (!(await store.get(token._id))) await store.insert(token);
-  }
+  // Idempotent, also for two instances starting at once.
+  for (const token of configured) await store.insertMissing(token);
   if (configured.length > 0 || (await store.count()) > 0) return {};
   const secret = createTokenSecret({ projects: [ALL], environment: ALL });
-  await store.insert({ ...seededToken(secret, "admin", now), tokenName: "vexil-admin" });
-  return { createdAdminSecret: secret };
+  const created = await store.insertFirstAdminToken({ ...seededToken(secret, "admin", now), tokenName: "vexil-admin" });
+  return created ? { createdAdminSecret: secret } : {};
 }

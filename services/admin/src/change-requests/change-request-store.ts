@@ -1,5 +1,6 @@
 import type { ChangeRequestState } from "@vexil/contracts";
-import type { Collection, StoreEngine, StoreSession } from "@vexil/store";
+import { NameExistsError } from "@vexil/errors";
+import { DuplicateKeyError, type Collection, type StoreEngine, type StoreSession } from "@vexil/store";
 import type { ChangeRequestDocument, ChangeRequestSettingsDocument, Schedule } from "./change-request-model.js";
 
 export interface ChangeRequestQuery {
@@ -38,6 +39,12 @@ export async function createChangeRequestStore(engine: StoreEngine): Promise<Cha
   const settings: Collection<ChangeRequestSettingsDocument> = engine.collection("change_request_settings");
   await requests.createIndex({ project: 1, state: 1 });
   await requests.createIndex({ "createdBy.id": 1 });
+  // One draft per author, project and environment: new changes join it. Kept by the index, since two
+  // proposals at once would each find no draft; on MongoDB the second then conflicts and runs again.
+  await requests.createIndex(
+    { project: 1, environment: 1, "createdBy.id": 1 },
+    { unique: true, name: "one_draft_per_author", partialFilterExpression: { state: "Draft" } },
+  );
   await settings.createIndex({ project: 1, environment: 1 }, { unique: true });
 
   const filterOf = (query: ChangeRequestQuery) => {
@@ -55,7 +62,12 @@ export async function createChangeRequestStore(engine: StoreEngine): Promise<Cha
     get: (id, session) => requests.findOne({ _id: id }, { session, projection: { claim: 0 } }),
     list: (query, session) => requests.find(filterOf(query), { sort: { _id: -1 }, session, projection: { claim: 0 } }),
     async insert(doc, session) {
-      await requests.insertOne(doc, { session });
+      await requests.insertOne(doc, { session }).catch((err: unknown) => {
+        if (!(err instanceof DuplicateKeyError) || err.index !== "one_draft_per_author") throw err;
+        throw new NameExistsError(
+          `You already have a draft change request for ${doc.environment} in project ${doc.project}: send the changes again to add them to it`,
+        );
+      });
     },
     async replace(doc, session) {
       await requests.replaceOne({ _id: doc._id }, doc, { session });

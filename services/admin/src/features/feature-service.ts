@@ -168,10 +168,9 @@ export class FeatureService {
 
   /**
    * SDK metrics reported these flags in use in an environment. Usage, not a change: no event and
-   * no version bump. Environment names with `.` or `$` cannot be a field path and are refused.
+   * no version bump.
    */
   async recordSeen(environment: string, names: readonly string[], at: Date): Promise<void> {
-    if (/[.$]/.test(environment)) throw new ValidationError(`Cannot record usage in environment ${environment}`);
     if (names.length > 0) await this.deps.features.setLastSeen(environment, names, at);
   }
 

@@ -16,6 +16,7 @@ export interface FeatureStore {
   count(query: FeatureQuery, session?: StoreSession): Promise<number>;
   /** Flags that depend on `parent`. */
   children(parent: string, session?: StoreSession): Promise<FeatureDocument[]>;
+  /** Adds a flag; a live one writes its project's guard (see `createFeatureStore`). */
   insert(doc: FeatureDocument, session: StoreSession): Promise<void>;
   /**
    * Reads the flag inside the transaction, applies `mutate`, bumps `version` and writes it back.
@@ -23,7 +24,10 @@ export interface FeatureStore {
    */
   update(name: string, mutate: FeatureMutation, session: StoreSession): Promise<{ before: FeatureDocument; after: FeatureDocument }>;
   delete(name: string, session: StoreSession): Promise<boolean>;
-  /** Stamps `lastSeenAt` on the flags' entries for an environment: usage data, so no version bump. */
+  /**
+   * Stamps `lastSeenAt` on the flags' entries for an environment: usage data, so no version bump.
+   * Any environment name works, `.` and `$` included.
+   */
   setLastSeen(environment: string, names: readonly string[], at: Date): Promise<void>;
 }
 
@@ -53,16 +57,34 @@ function filterOf(query: FeatureQuery): Record<string, unknown> {
   return filter;
 }
 
+/**
+ * A project's feature limit is a count read before a write: two transactions adding a flag at
+ * once could each count limit - 1 and both add one, since snapshot isolation checks writes, not
+ * reads. So every transaction that adds a live flag to a project also writes that project's guard
+ * document: two of them conflict on it, and the one that runs again counts the other's flag. (The
+ * embedded engine runs transactions one at a time; there the guard is written and never contended.)
+ */
+interface ProjectGuardDocument {
+  _id: string;
+  liveFlagsAdded: number;
+}
+
+const isLive = (doc: Pick<FeatureDocument, "archived">) => !doc.archived;
+
 export async function createFeatureStore(engine: StoreEngine): Promise<FeatureStore> {
   const features: Collection<FeatureDocument> = engine.collection("features");
+  const guards: Collection<ProjectGuardDocument> = engine.collection("project_flag_guards");
   await features.createIndex({ project: 1, archived: 1 });
   await features.createIndex({ "dependencies.feature": 1 });
+  const guard = (project: string, session: StoreSession) =>
+    guards.updateOne({ _id: project }, { $inc: { liveFlagsAdded: 1 } }, { upsert: true, session });
   return {
     get: (name, session) => features.findOne({ _id: name }, { session }),
     list: (query, session) => features.find(filterOf(query), { sort: { createdAt: 1, _id: 1 }, session }),
     count: (query, session) => features.countDocuments(filterOf(query), { session }),
     children: (parent, session) => features.find({ "dependencies.feature": parent }, { sort: { _id: 1 }, session }),
     async insert(doc, session) {
+      if (isLive(doc)) await guard(doc.project, session);
       await features.insertOne(doc, { session });
     },
     async update(name, mutate, session) {
@@ -70,6 +92,8 @@ export async function createFeatureStore(engine: StoreEngine): Promise<FeatureSt
       if (!before) throw new NotFoundError(`Could not find feature flag ${name}`);
       const changed = await mutate(structuredClone(before));
       const after: FeatureDocument = { ...changed, _id: before._id, version: before.version + 1 };
+      // Revived, or moved into another project: the project's live count grows.
+      if (isLive(after) && (!isLive(before) || before.project !== after.project)) await guard(after.project, session);
       await features.replaceOne({ _id: name }, after, { session });
       return { before, after };
     },
@@ -77,8 +101,21 @@ export async function createFeatureStore(engine: StoreEngine): Promise<FeatureSt
       return (await features.deleteOne({ _id: name }, { session })).deletedCount === 1;
     },
     async setLastSeen(environment, names, at) {
-      const entry = `environments.${environment}`;
-      await features.updateMany({ _id: { $in: [...names] }, [entry]: { $exists: true } }, { $set: { [`${entry}.lastSeenAt`]: at } });
+      // The environment's name is data, not a field path (it may hold `.`): each flag's environments
+      // are read and written back whole, in one transaction so no concurrent change is lost.
+      await engine.withTransaction(async (session) => {
+        const docs = await features.find<Pick<FeatureDocument, "_id" | "environments">>(
+          { _id: { $in: [...names] } },
+          { session, projection: { environments: 1 } },
+        );
+        for (const doc of docs) {
+          if (!Object.hasOwn(doc.environments, environment)) continue;
+          const environments = Object.fromEntries(
+            Object.entries(doc.environments).map(([name, entry]) => [name, name === environment ? { ...entry, lastSeenAt: at } : entry]),
+          );
+          await features.updateOne({ _id: doc._id }, { $set: { environments } }, { session });
+        }
+      });
     },
   };
 }

@@ -179,7 +179,9 @@ export class UserService {
   async ensureInitialAdmin({ username, password }: { username: string; password: string }, actor: Actor): Promise<boolean> {
     if ((await this.deps.users.count()) > 0) return false;
     const passwordHash = await hashPassword(password);
-    await this.deps.unitOfWork.run(async (tx) => {
+    return this.deps.unitOfWork.run(async (tx) => {
+      // Two instances starting at once on an empty database: the claim lets one of them through.
+      if (!(await this.deps.users.claimFirstUser(tx.session))) return false;
       const doc: UserDocument = {
         _id: await this.deps.users.nextId(),
         name: null,
@@ -193,8 +195,8 @@ export class UserService {
       };
       await this.deps.users.insert(doc, tx.session);
       await tx.record({ type: "user-created", actor, data: toUserView(doc) });
+      return true;
     });
-    return true;
   }
 
   private async require(id: number, tx?: Transaction): Promise<UserDocument> {

@@ -1,4 +1,5 @@
-import type { Collection, StoreEngine, StoreSession } from "@vexil/store";
+import { NameExistsError } from "@vexil/errors";
+import { DuplicateKeyError, type Collection, type StoreEngine, type StoreSession } from "@vexil/store";
 
 export interface UserDocument {
   _id: number;
@@ -14,6 +15,13 @@ export interface UserDocument {
   seenAt: Date | null;
 }
 
+/**
+ * As stored: with `logins`, the username and the email a user signs in with, under one unique
+ * (multikey) index. No two users share a login, whether username or email, even when two requests
+ * create them at once: a check read before the write would let both through on MongoDB.
+ */
+type StoredUser = UserDocument & { logins?: string[] };
+
 export interface UserStore {
   nextId(): Promise<number>;
   list(): Promise<UserDocument[]>;
@@ -21,31 +29,82 @@ export interface UserStore {
   getMany(ids: number[]): Promise<UserDocument[]>;
   /** By username or email, case-insensitively for email as Unleash does. */
   findByLogin(login: string, session?: StoreSession): Promise<UserDocument | null>;
+  /** NameExistsError when another user has its username or email. */
   insert(user: UserDocument, session?: StoreSession): Promise<void>;
+  /** NameExistsError when the new email is another user's username or email. */
   update(id: number, fields: Partial<Omit<UserDocument, "_id">>, session?: StoreSession): Promise<boolean>;
   delete(id: number, session?: StoreSession): Promise<boolean>;
   count(): Promise<number>;
+  /**
+   * Claims the creation of the installation's first user, inside the caller's transaction: false
+   * when a user exists or the claim was taken. The claim is one document with a fixed id, so two
+   * admin instances starting at once on an empty database conflict on it and only one goes on.
+   */
+  claimFirstUser(session: StoreSession): Promise<boolean>;
 }
 
+const loginsOf = (user: Pick<UserDocument, "username" | "email">): string[] => [
+  ...new Set([user.username, user.email].filter((login): login is string => !!login)),
+];
+
 export async function createUserStore(engine: StoreEngine): Promise<UserStore> {
-  const users: Collection<UserDocument> = engine.collection("users");
+  const users: Collection<StoredUser> = engine.collection("users");
+  const claims = engine.collection<{ _id: string; at: Date }>("user_claims");
   await users.createIndex({ username: 1 });
   await users.createIndex({ email: 1 });
+  // Users stored before `logins` existed get it now, so the unique index covers everyone.
+  for (const user of await users.find({ logins: { $exists: false } })) {
+    const logins = loginsOf(user);
+    if (logins.length > 0) await users.updateOne({ _id: user._id, logins: { $exists: false } }, { $set: { logins } });
+  }
+  await users.createIndex({ logins: 1 }, { unique: true, name: "logins_unique", partialFilterExpression: { logins: { $exists: true } } });
+
+  const withLogins = (user: UserDocument): StoredUser => {
+    const logins = loginsOf(user);
+    const { logins: _stale, ...rest } = user as StoredUser;
+    return logins.length > 0 ? { ...rest, logins } : rest;
+  };
+  const loginTaken = (err: unknown): unknown =>
+    err instanceof DuplicateKeyError && err.index === "logins_unique"
+      ? new NameExistsError(`A user with ${String(err.keyValue?.logins ?? "that username or email")} already exists`)
+      : err;
+  const withoutLogins = ({ logins: _logins, ...user }: StoredUser): UserDocument => user;
+  const one = (user: StoredUser | null) => (user ? withoutLogins(user) : null);
+
   return {
     nextId: () => engine.nextSequence("users"),
-    list: () => users.find({}, { sort: { _id: 1 } }),
-    get: (id, session) => users.findOne({ _id: id }, { session }),
-    getMany: (ids) => users.find({ _id: { $in: ids } }, { sort: { _id: 1 } }),
-    findByLogin: (login, session) => users.findOne({ $or: [{ username: login }, { email: login.toLowerCase() }] }, { session }),
+    list: async () => (await users.find({}, { sort: { _id: 1 } })).map(withoutLogins),
+    get: async (id, session) => one(await users.findOne({ _id: id }, { session })),
+    getMany: async (ids) => (await users.find({ _id: { $in: ids } }, { sort: { _id: 1 } })).map(withoutLogins),
+    findByLogin: async (login, session) =>
+      one(await users.findOne({ $or: [{ username: login }, { email: login.toLowerCase() }] }, { session })),
     async insert(user, session) {
-      await users.insertOne(user, { session });
+      await users.insertOne(withLogins(user), { session }).catch((err: unknown) => {
+        throw loginTaken(err);
+      });
     },
     async update(id, fields, session) {
-      return (await users.updateOne({ _id: id }, { $set: fields }, { session })).matchedCount === 1;
+      if (!("username" in fields) && !("email" in fields)) {
+        return (await users.updateOne({ _id: id }, { $set: fields }, { session })).matchedCount === 1;
+      }
+      const current = await users.findOne({ _id: id }, { session });
+      if (!current) return false;
+      const next = withLogins({ ...withoutLogins(current), ...fields });
+      const update = next.logins ? { $set: { ...fields, logins: next.logins } } : { $set: fields, $unset: { logins: "" as const } };
+      await users.updateOne({ _id: id }, update, { session }).catch((err: unknown) => {
+        throw loginTaken(err);
+      });
+      return true;
     },
     async delete(id, session) {
       return (await users.deleteOne({ _id: id }, { session })).deletedCount === 1;
     },
     count: () => users.countDocuments({}),
+    async claimFirstUser(session) {
+      if ((await users.countDocuments({}, { session })) > 0) return false;
+      if (await claims.findOne({ _id: "first-user" }, { session })) return false;
+      await claims.insertOne({ _id: "first-user", at: new Date() }, { session });
+      return true;
+    },
   };
 }

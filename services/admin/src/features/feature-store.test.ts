@@ -1,0 +1,60 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
+import type { FeatureDocument, FeatureEnvironmentDocument } from "./feature-model.js";
+import { createFeatureStore, type FeatureStore } from "./feature-store.js";
+
+const entry = (): FeatureEnvironmentDocument => ({ enabled: true, strategies: [], variants: [], lastSeenAt: null });
+
+function flag(name: string, environments: Record<string, FeatureEnvironmentDocument>): FeatureDocument {
+  return {
+    _id: name,
+    project: "default",
+    type: "release",
+    description: null,
+    stale: false,
+    impressionData: false,
+    archived: false,
+    archivedAt: null,
+    createdAt: new Date(0),
+    createdBy: { id: 1, name: "admin", imageUrl: "" },
+    environments,
+    dependencies: [],
+    lifecycle: [],
+    collaborators: [],
+    version: 1,
+  };
+}
+
+describe("feature store", () => {
+  let dir: string;
+  let engine: StoreEngine;
+  let features: FeatureStore;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "vexil-feature-store-"));
+    engine = await createEmbeddedEngine({ dir });
+    features = await createFeatureStore(engine);
+  });
+  afterEach(async () => {
+    await engine.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("records usage in environments whose names hold . or $, on that entry only", async () => {
+    await engine.withTransaction((session) => features.insert(flag("a", { "prod.eu": entry(), prod: entry(), $edge: entry() }), session));
+    const at = new Date("2030-01-01T00:00:00Z");
+    await features.setLastSeen("prod.eu", ["a", "missing"], at);
+    await features.setLastSeen("$edge", ["a"], at);
+    await features.setLastSeen("nowhere", ["a"], at);
+    const stored = (await features.get("a"))!;
+    expect(Object.keys(stored.environments).sort()).toEqual(["$edge", "prod", "prod.eu"]);
+    expect(stored.environments["prod.eu"]!.lastSeenAt).toEqual(at);
+    expect(stored.environments.$edge!.lastSeenAt).toEqual(at);
+    expect(stored.environments.prod!.lastSeenAt).toBeNull();
+    // Usage, not a change.
+    expect(stored.version).toBe(1);
+  });
+});
