@@ -417,6 +417,20 @@ describe("SnapshotPublisher", () => {
     });
   });
 
+  it("serves the flags of a project created while it runs", async () => {
+    const { model, publisher, features } = await setup();
+    await publisher.start();
+    const original = model.sources.listProjectEnvironments;
+    model.sources.listProjectEnvironments = async () => [...(await original()), { project: "created-later", environment: "development" }];
+    publisher.notify([model.event("project-created")]);
+    model.flags.set("later", flag("later", { project: "created-later" }));
+    publisher.notify([model.event("feature-created", "later"), model.event("feature-environment-enabled", "later")]);
+    await publisher.idle();
+    expect((await features("development")).map((f) => f.name)).toEqual(["later"]);
+    expect(await features("production")).toEqual([]);
+    await publisher.stop();
+  });
+
   it("retries a failed rebuild with a full reload", async () => {
     const { model, publisher, features } = await setup();
     await publisher.start();

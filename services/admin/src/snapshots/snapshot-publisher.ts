@@ -57,7 +57,10 @@ interface EnvironmentState {
 
 const emptyPending = (): Pending => ({ full: false, segments: false, features: new Set(), revision: 0 });
 
-/** Events that can change which environments or projects serve which flags: reload everything. */
+/**
+ * Events that can change which environments or projects serve which flags: reload everything. A
+ * new project brings its environments; without them its flags would be served nowhere.
+ */
 function needsFullReload(type: EventType): boolean {
   return (
     type.startsWith("environment-") ||
