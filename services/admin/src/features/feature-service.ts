@@ -21,7 +21,9 @@
  * Everything else here serves the feature, strategy and variant routes.
  */
 import { randomUUID } from "node:crypto";
-import * as jsonPatch from "fast-json-patch";
+// The package is CommonJS: under node its functions are on the default export only (a namespace
+// import finds none of them).
+import jsonPatch, { type Operation as JsonPatchOperation } from "fast-json-patch";
 import {
   VARIANT_WEIGHT_TOTAL,
   featureVariantListSchema,
@@ -848,7 +850,7 @@ export function strategyParameters(strategy: Pick<StrategyInput, "name" | "param
 /** RFC 6902 on a copy of `doc`; any bad operation refuses the whole patch with a 400. */
 function applyJsonPatch<T>(doc: T, operations: JsonPatchItem[]): T {
   try {
-    return jsonPatch.applyPatch(structuredClone(doc), operations as jsonPatch.Operation[], true, false).newDocument;
+    return jsonPatch.applyPatch(structuredClone(doc), operations as JsonPatchOperation[], true, false).newDocument;
   } catch (err) {
     throw new ValidationError(`Invalid patch: ${(err as Error).message.split("\n")[0]}`);
   }
