@@ -1,4 +1,9 @@
 import { defineConfig } from "vitest/config";
 import { vexilTestConfig } from "../vitest.shared.js";
 
-export default defineConfig(vexilTestConfig);
+// The end-to-end files mostly wait on child processes (a start takes seconds, longer on a loaded
+// machine), so three run side by side even on two cores; the timeouts allow for a loaded machine.
+export default defineConfig({
+  ...vexilTestConfig,
+  test: { ...vexilTestConfig.test, maxWorkers: 3, testTimeout: 60_000, hookTimeout: 180_000 },
+});

@@ -18,8 +18,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { Unleash, UnleashEvents } from "unleash-client";
-import { createTokenSecret } from "@vexil/auth";
 import { flagAdmin } from "../src/flag-admin.js";
+import { tokenSecret } from "../src/tokens.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -28,9 +28,9 @@ const sizes = (process.env.BENCH_SIZES ?? "200,2000").split(",").map(Number);
 const connections = 50;
 
 const tokens = {
-  admin: createTokenSecret({ projects: ["*"], environment: "*" }),
-  client: createTokenSecret({ projects: ["*"], environment: "development" }),
-  frontend: createTokenSecret({ projects: ["*"], environment: "development" }),
+  admin: tokenSecret("*", "*"),
+  client: tokenSecret("*", "development"),
+  frontend: tokenSecret("*", "development"),
 };
 
 function freePort(): Promise<number> {

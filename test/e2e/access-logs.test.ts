@@ -1,59 +1,26 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTokenSecret } from "@vexil/auth";
-import { startSystem, type RunningSystem } from "@vexil/gateway";
-import { createLogger } from "@vexil/logger";
-import { platformEnv } from "@vexil/runtime";
+import { startTestSystem, type TestSystem } from "../src/harness.js";
 
 /**
- * Every line the whole system logs at debug level, through a token's life (create, use, change,
+ * Every line the process writes at debug level, through a token's life (create, use, change,
  * revoke), a sign-in, a personal access token and an invite signup: no secret may appear.
  */
 describe("secrets in logs", () => {
-  const lines: string[] = [];
-  const adminToken = createTokenSecret({ projects: ["*"], environment: "*" });
   const initialPassword = "Initial-Passw0rd!";
-  let dataDir: string;
-  let system: RunningSystem;
+  let vexil: TestSystem;
+  let adminToken: string;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), "vexil-logs-"));
-    const destination = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(...chunk.toString().split("\n").filter(Boolean));
-        done();
-      },
-    });
-    system = await startSystem(
-      {
-        platform: platformEnv.parse({ DATA_DIR: dataDir }),
-        admin: {
-          INIT_ADMIN_API_TOKENS: [adminToken],
-          INIT_CLIENT_API_TOKENS: [],
-          INIT_FRONTEND_API_TOKENS: [],
-          INIT_ADMIN_USERNAME: "root",
-          INIT_ADMIN_PASSWORD: initialPassword,
-        },
-        frontendEval: { FRONTEND_API_ENABLED: true },
-        port: 0,
-        host: "127.0.0.1",
-      },
-      createLogger({ service: "e2e", level: "debug", destination }),
-    );
+    vexil = await startTestSystem({ env: { LOG_LEVEL: "debug", INIT_ADMIN_USERNAME: "root", INIT_ADMIN_PASSWORD: initialPassword } });
+    adminToken = vexil.tokens.admin;
   });
-  afterAll(async () => {
-    await system?.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => vexil?.stop());
 
   const call = (
     pathname: string,
     { method = "GET", body, auth, cookie }: { method?: string; body?: unknown; auth?: string; cookie?: string } = {},
   ) =>
-    fetch(`${system.url}${pathname}`, {
+    fetch(`${vexil.url}${pathname}`, {
       method,
       redirect: "manual",
       headers: {
@@ -65,7 +32,7 @@ describe("secrets in logs", () => {
     });
 
   it("never writes a token secret, session id or password", async () => {
-    const secrets: string[] = [adminToken, initialPassword];
+    const secrets: string[] = [adminToken, vexil.tokens.client, vexil.tokens.frontend, initialPassword];
 
     const created = await call("/api/admin/api-tokens", {
       method: "POST",
@@ -131,8 +98,10 @@ describe("secrets in logs", () => {
     ).toBe(201);
     expect((await call("/logout", { method: "POST", cookie })).status).toBe(302);
 
-    expect(lines.length).toBeGreaterThan(10);
-    const all = lines.join("\n");
+    const all = vexil.process.output();
+    // Debug lines and a line per request were written: the check below read a real log.
+    expect(vexil.process.logLines().filter((line) => line.level === 20).length).toBeGreaterThan(0);
+    expect(vexil.process.requests().length).toBeGreaterThan(10);
     for (const value of secrets) {
       // The random part is what makes a secret usable; the `<project>:<env>.` prefix is not secret.
       const sensitive = value.includes(".") ? value.slice(value.indexOf(".") + 1) : value;

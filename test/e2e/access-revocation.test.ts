@@ -1,84 +1,79 @@
-import { execFileSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { connect } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestSystem, type TestSystem } from "../src/harness.js";
-import { natsUrl, reachable, redisUrl } from "../src/servers.js";
+import { clusterAvailable, startTestSystem, type TestSystem } from "../src/harness.js";
 
-const available = (await reachable(natsUrl)) && (await reachable(redisUrl));
-if (!available) console.log(`skipped: revocation over the wire needs NATS at ${natsUrl} and Redis at ${redisUrl}`);
+const available = await clusterAvailable("revocation across processes");
 
 /**
- * Token changes travel the production path here: grants in Redis, the `tokens.changed` notice and
- * the `tokens.seen` reports over NATS, as between separate processes.
+ * In cluster mode, where token changes travel the production path between processes: grants in
+ * Redis, the `tokens.changed` notice and the `tokens.seen` reports over NATS. Admin issues and
+ * revokes; the frontend-eval process admits and refuses.
  */
-describe.skipIf(!available)("API token revocation over NATS and Redis", () => {
-  const namespace = `test_${randomUUID().slice(0, 8)}`;
+describe.skipIf(!available)("API token revocation across processes", () => {
   let vexil: TestSystem;
 
   beforeAll(async () => {
-    vexil = await startTestSystem({
-      platform: {
-        NATS_URL: natsUrl,
-        REDIS_URL: redisUrl,
-        NATS_STREAM: namespace,
-        NATS_NAMESPACE: namespace,
-        REDIS_KEY_PREFIX: `${namespace}:`,
-      },
-    });
-  });
-  afterAll(async () => {
-    await vexil?.stop();
-    const nc = await connect({ servers: natsUrl });
-    await (await nc.jetstreamManager()).streams.delete(namespace).catch(() => undefined);
-    await nc.close();
-    // The test's own Redis keys (token grants, snapshots) go too.
-    const keys = execFileSync("redis-cli", ["-u", redisUrl, "--scan", "--pattern", `${namespace}:*`], { encoding: "utf8" })
-      .split("\n")
-      .filter(Boolean);
-    if (keys.length > 0) execFileSync("redis-cli", ["-u", redisUrl, "del", ...keys]);
-  });
+    vexil = await startTestSystem({ mode: "cluster" });
+    await vexil.createProject("revocation");
+    await vexil.expectStatus("/api/admin/projects/revocation/features", { method: "POST", body: { name: "revocation-flag" } }, 201);
+    await vexil.expectStatus(
+      "/api/admin/projects/revocation/features/revocation-flag/environments/development/on",
+      { method: "POST" },
+      200,
+    );
+  }, 120_000);
+  afterAll(() => vexil?.stop(), 60_000);
 
-  it("admits a new token on every surface, records its use, and refuses it within a second of revocation", async () => {
-    const create = async (type: string) => {
-      const res = await vexil.api("/api/admin/api-tokens", {
-        method: "POST",
-        body: { tokenName: `wire-${type}`, type, environment: "development" },
+  const scopes = [
+    { scope: "a project created at run time", projects: () => ["revocation"] },
+    { scope: "several projects", projects: () => ["revocation", "default"] },
+    { scope: "every project", projects: () => ["*"] },
+  ];
+
+  it.each(scopes)(
+    "admits a new token for $scope on every surface, records its use, and refuses it once revoked",
+    async ({ projects }) => {
+      const frontend = await vexil.createApiToken({
+        type: "frontend",
+        projects: projects(),
+        name: `wire-frontend-${projects().join("-")}`,
       });
-      expect(res.status).toBe(201);
-      return ((await res.json()) as { secret: string }).secret;
-    };
-    const frontend = await create("frontend");
-    const client = await create("client");
-    const surfaces = async () => [
-      (await vexil.api("/api/frontend", { token: frontend })).status,
-      (await vexil.api("/api/client/features", { token: client })).status,
-    ];
-    const admitted = (statuses: number[]) => statuses.every((s) => s !== 401 && s !== 403);
-    const until = async (check: (s: number[]) => boolean, ms: number) => {
-      const started = Date.now();
-      let last = await surfaces();
-      while (!check(last) && Date.now() - started < ms) last = await surfaces();
-      return { last, elapsed: Date.now() - started };
-    };
-
-    expect(admitted((await until(admitted, 1000)).last)).toBe(true);
-
-    let seen: Array<string | null> = [null];
-    for (let i = 0; i < 40 && seen.some((s) => !s); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      const { tokens } = (await (await vexil.api("/api/admin/api-tokens")).json()) as {
-        tokens: { tokenName: string; seenAt: string | null }[];
+      const client = await vexil.createApiToken({ type: "client", projects: projects(), name: `wire-client-${projects().join("-")}` });
+      // What each surface answers: the flag of the run-time project once admitted, the status otherwise.
+      const surfaces = async () => {
+        const toggles = await vexil.api("/api/frontend", { token: frontend });
+        const features = await vexil.api("/api/client/features", { token: client });
+        return [
+          toggles.ok ? (await toggles.json()).toggles.map((t: { name: string }) => t.name).join() : toggles.status,
+          features.ok ? (await features.json()).features.map((f: { name: string }) => f.name).join() : features.status,
+        ];
       };
-      seen = tokens.filter((t) => t.tokenName.startsWith("wire-")).map((t) => t.seenAt);
-    }
-    expect(seen.every(Boolean)).toBe(true);
+      const until = async (check: (s: Array<string | number>) => boolean) => {
+        // Generous for a loaded machine; the README's "within a second" is the usual case, not asserted here.
+        const deadline = Date.now() + 15_000;
+        let last = await surfaces();
+        while (!check(last) && Date.now() < deadline) last = await surfaces();
+        return last;
+      };
 
-    for (const secret of [frontend, client]) {
-      expect((await vexil.api(`/api/admin/api-tokens/${encodeURIComponent(secret)}`, { method: "DELETE" })).status).toBe(200);
-    }
-    const revoked = await until((s) => s.every((status) => status === 401), 1000);
-    expect(revoked.last).toEqual([401, 401]);
-    expect(revoked.elapsed).toBeLessThan(1000);
-  });
+      expect(await until((s) => s.every((answer) => answer === "revocation-flag"))).toEqual(["revocation-flag", "revocation-flag"]);
+
+      const seenAt = async () => {
+        const { tokens } = (await vexil.expectStatus("/api/admin/api-tokens", undefined, 200)) as {
+          tokens: { secret?: string; tokenName: string; seenAt: string | null }[];
+        };
+        return tokens.filter((t) => t.tokenName.endsWith(projects().join("-")) && t.tokenName.startsWith("wire-")).map((t) => t.seenAt);
+      };
+      let seen = await seenAt();
+      for (const deadline = Date.now() + 15_000; seen.some((s) => !s) && Date.now() < deadline; seen = await seenAt()) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(seen).toEqual([expect.any(String), expect.any(String)]);
+
+      for (const secret of [frontend, client]) {
+        expect((await vexil.api(`/api/admin/api-tokens/${encodeURIComponent(secret)}`, { method: "DELETE" })).status).toBe(200);
+      }
+      expect(await until((s) => s.every((status) => status === 401))).toEqual([401, 401]);
+    },
+    60_000,
+  );
 });

@@ -7,7 +7,7 @@ let vexil: TestSystem;
 let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver();
-  vexil = await startTestSystem({ addonDelivery: { maxAttempts: 3, backoffBaseMs: 20, backoffMaxMs: 100 } });
+  vexil = await startTestSystem({ env: { ADDONS_MAX_ATTEMPTS: "3", ADDONS_BACKOFF_BASE_MS: "20", ADDONS_BACKOFF_MAX_MS: "100" } });
 });
 afterAll(async () => {
   await vexil?.stop();
@@ -40,26 +40,31 @@ describe("server-side request forgery protection", () => {
     }
   });
 
-  it("refuses at delivery a host name that resolves to a loopback address, without connecting", async () => {
-    const created = await vexil.api("/api/admin/addons", {
-      method: "POST",
-      body: {
-        provider: "webhook",
-        enabled: true,
-        parameters: { url: `http://localhost:${receiver.port}/ssrf` },
-        events: ["feature-created"],
-      },
-    });
-    expect(created.status).toBe(200);
-    const { id } = await created.json();
-    const flag = await vexil.api("/api/admin/projects/default/features", { method: "POST", body: { name: `ssrf-${Date.now()}` } });
-    expect(flag.status).toBe(201);
-    const log = async () => (await (await vexil.api(`/api/admin/addons/${id}/events`)).json()).integrationEvents;
-    await vi.waitFor(async () => expect((await log())[0]?.state).toBe("failed"), { timeout: 10_000, interval: 25 });
-    const entries = await log();
-    // Refused outright: no retries, since the answer would not change.
-    expect(entries).toHaveLength(1);
-    expect(entries[0].stateDetails).toMatch(/^Refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
-    expect(receiver.received).toEqual([]);
-  });
+  it.each(["default", "ssrf-fresh"])(
+    "refuses at delivery a host name that resolves to a loopback address, without connecting (flag in %s)",
+    async (project) => {
+      if (project !== "default") await vexil.createProject(project);
+      const created = await vexil.api("/api/admin/addons", {
+        method: "POST",
+        body: {
+          provider: "webhook",
+          enabled: true,
+          parameters: { url: `http://localhost:${receiver.port}/ssrf` },
+          events: ["feature-created"],
+          projects: [project],
+        },
+      });
+      expect(created.status).toBe(200);
+      const { id } = await created.json();
+      const flag = await vexil.api(`/api/admin/projects/${project}/features`, { method: "POST", body: { name: `ssrf-${project}` } });
+      expect(flag.status).toBe(201);
+      const log = async () => (await (await vexil.api(`/api/admin/addons/${id}/events`)).json()).integrationEvents;
+      await vi.waitFor(async () => expect((await log())[0]?.state).toBe("failed"), { timeout: 10_000, interval: 25 });
+      const entries = await log();
+      // Refused outright: no retries, since the answer would not change.
+      expect(entries).toHaveLength(1);
+      expect(entries[0].stateDetails).toMatch(/^Refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
+      expect(receiver.received).toEqual([]);
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
 import { closedPort, startReceiver, type Receiver } from "./addons-receiver.js";
 
@@ -7,8 +7,14 @@ let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver();
   vexil = await startTestSystem({
-    allowPrivateAddonUrls: true,
-    addonDelivery: { maxAttempts: 3, backoffBaseMs: 20, backoffMaxMs: 100, requestTimeoutMs: 2000, uiUrl: "https://flags.example.com" },
+    env: {
+      ADDONS_ALLOW_PRIVATE_URLS: "true",
+      ADDONS_MAX_ATTEMPTS: "3",
+      ADDONS_BACKOFF_BASE_MS: "20",
+      ADDONS_BACKOFF_MAX_MS: "100",
+      ADDONS_REQUEST_TIMEOUT_MS: "2000",
+      UNLEASH_URL: "https://flags.example.com",
+    },
   });
 });
 afterAll(async () => {
@@ -29,8 +35,8 @@ async function createFlag(name: string, project = "default") {
   const res = await vexil.api(`/api/admin/projects/${project}/features`, { method: "POST", body: { name } });
   expect(res.status, await res.clone().text()).toBe(201);
 }
-async function enableIn(name: string, environment: string) {
-  const res = await vexil.api(`/api/admin/projects/default/features/${name}/environments/${environment}/on`, { method: "POST" });
+async function enableIn(name: string, environment: string, project = "default") {
+  const res = await vexil.api(`/api/admin/projects/${project}/features/${name}/environments/${environment}/on`, { method: "POST" });
   expect(res.status, await res.clone().text()).toBe(200);
 }
 async function deliveryLog(addonId: number) {
@@ -146,76 +152,95 @@ describe("addon configuration API", () => {
   });
 });
 
-describe("delivery to a real HTTP receiver", () => {
+/**
+ * Each scenario in `default` and in a project created while Vexil runs. Receiver paths carry the
+ * project, and each test removes the addons it made, so one scenario never hears another's events.
+ */
+describe.each(["default", "addons-fresh"])("delivery to a real HTTP receiver, flags in project %s", (project) => {
+  const made: number[] = [];
+  const path = (suffix: string) => `/${project}${suffix}`;
+  const addon = async (body: Record<string, unknown>) => {
+    const created = await createAddon(body);
+    made.push(created.id);
+    return created;
+  };
+  beforeAll(async () => {
+    if (project !== "default") await vexil.createProject(project);
+  });
+  afterEach(async () => {
+    for (const id of made.splice(0)) expect((await vexil.api(`/api/admin/addons/${id}`, { method: "DELETE" })).status).toBe(200);
+    receiver.respondWith(() => 200);
+  });
+
   it("filters by event type, project and environment", async () => {
-    const all = await createAddon({
+    const all = await addon({
       provider: "webhook",
-      parameters: { url: receiver.url("/filter/all-created") },
+      parameters: { url: receiver.url(path("/filter/all-created")) },
       events: ["feature-created"],
     });
-    const dev = await createAddon({
+    const dev = await addon({
       provider: "webhook",
-      parameters: { url: receiver.url("/filter/dev-enabled") },
+      parameters: { url: receiver.url(path("/filter/dev-enabled")) },
       events: ["feature-environment-enabled"],
-      projects: ["default"],
+      projects: [project],
       environments: ["development"],
     });
-    await createAddon({
+    await addon({
       provider: "webhook",
-      parameters: { url: receiver.url("/filter/prod-enabled") },
+      parameters: { url: receiver.url(path("/filter/prod-enabled")) },
       events: ["feature-environment-enabled"],
       environments: ["production"],
     });
-    await createAddon({
+    await addon({
       provider: "webhook",
-      parameters: { url: receiver.url("/filter/other-project") },
+      parameters: { url: receiver.url(path("/filter/other-project")) },
       events: ["feature-created"],
       projects: ["elsewhere"],
     });
     // An environment filter never matches an event that has no environment (feature-created).
-    await createAddon({
+    await addon({
       provider: "webhook",
-      parameters: { url: receiver.url("/filter/created-in-dev") },
+      parameters: { url: receiver.url(path("/filter/created-in-dev")) },
       events: ["feature-created"],
       environments: ["development"],
     });
-    await createAddon({
+    await addon({
       provider: "webhook",
       enabled: false,
-      parameters: { url: receiver.url("/filter/disabled") },
+      parameters: { url: receiver.url(path("/filter/disabled")) },
       events: ["feature-created"],
     });
 
     const flag = uniqueFlag("filtered");
-    await createFlag(flag);
-    await enableIn(flag, "development");
+    await createFlag(flag, project);
+    await enableIn(flag, "development", project);
 
     await vi.waitFor(() => {
-      expect(bodies("/filter/all-created").map((b) => b.featureName)).toContain(flag);
-      expect(bodies("/filter/dev-enabled").map((b) => b.featureName)).toContain(flag);
+      expect(bodies(path("/filter/all-created")).map((b) => b.featureName)).toContain(flag);
+      expect(bodies(path("/filter/dev-enabled")).map((b) => b.featureName)).toContain(flag);
     }, waitLong);
-    const created = bodies("/filter/all-created").find((b) => b.featureName === flag);
-    expect(created).toMatchObject({ type: "feature-created", project: "default", featureName: flag, id: expect.any(String) });
-    expect(bodies("/filter/dev-enabled").find((b) => b.featureName === flag)).toMatchObject({
+    const created = bodies(path("/filter/all-created")).find((b) => b.featureName === flag);
+    expect(created).toMatchObject({ type: "feature-created", project, featureName: flag, id: expect.any(String) });
+    expect(bodies(path("/filter/dev-enabled")).find((b) => b.featureName === flag)).toMatchObject({
       type: "feature-environment-enabled",
       environment: "development",
     });
-    const request = receiver.on("/filter/all-created").find((r) => JSON.parse(r.body).featureName === flag)!;
+    const request = receiver.on(path("/filter/all-created")).find((r) => JSON.parse(r.body).featureName === flag)!;
     expect(request.headers["idempotency-key"]).toBe(`${created.id}:${all.id}`);
     expect(request.headers["x-vexil-delivery"]).toBe(`${created.id}:${all.id}`);
     // Give the others the same time to (wrongly) arrive.
     await new Promise((r) => setTimeout(r, 200));
-    for (const path of ["/filter/prod-enabled", "/filter/other-project", "/filter/created-in-dev", "/filter/disabled"]) {
-      expect(receiver.on(path), path).toEqual([]);
+    for (const quiet of ["/filter/prod-enabled", "/filter/other-project", "/filter/created-in-dev", "/filter/disabled"]) {
+      expect(receiver.on(path(quiet)), quiet).toEqual([]);
     }
     expect((await deliveryLog(dev.id)).map((e) => e.state)).toEqual(["success"]);
   });
 
   it("renders a body template with the event's fields and sends the configured headers", async () => {
-    await createAddon({
+    await addon({
       provider: "webhook",
       parameters: {
-        url: receiver.url("/template"),
+        url: receiver.url(path("/template")),
         contentType: "text/plain",
         authorization: "Bearer hook-secret",
         customHeaders: JSON.stringify({ "X-Team": "payments" }),
@@ -224,25 +249,25 @@ describe("delivery to a real HTTP receiver", () => {
       events: ["feature-created"],
     });
     const flag = uniqueFlag("templated");
-    await createFlag(flag);
-    await vi.waitFor(() => expect(receiver.on("/template").some((r) => r.body.includes(flag))).toBe(true), waitLong);
-    const request = receiver.on("/template").find((r) => r.body.includes(flag))!;
+    await createFlag(flag, project);
+    await vi.waitFor(() => expect(receiver.on(path("/template")).some((r) => r.body.includes(flag))).toBe(true), waitLong);
+    const request = receiver.on(path("/template")).find((r) => r.body.includes(flag))!;
     const [text, json] = request.body.split(" | ");
-    expect(text).toMatch(new RegExp(`^feature-created of ${flag} in default by \\S+$`));
+    expect(text).toMatch(new RegExp(`^feature-created of ${flag} in ${project} by \\S+$`));
     expect(JSON.parse(json)).toMatchObject({ type: "feature-created", featureName: flag });
     expect(request.headers).toMatchObject({ "content-type": "text/plain", authorization: "Bearer hook-secret", "x-team": "payments" });
   });
 
   it("retries a target that fails twice, then delivers once (three attempts)", async () => {
-    receiver.respondWith((_req, count) => (_req.path === "/flaky" && count <= 2 ? 503 : 200));
-    const { id } = await createAddon({ provider: "webhook", parameters: { url: receiver.url("/flaky") }, events: ["feature-created"] });
+    receiver.respondWith((req, count) => (req.path === path("/flaky") && count <= 2 ? 503 : 200));
+    const { id } = await addon({ provider: "webhook", parameters: { url: receiver.url(path("/flaky")) }, events: ["feature-created"] });
     const flag = uniqueFlag("flaky");
-    await createFlag(flag);
+    await createFlag(flag, project);
     await vi.waitFor(async () => expect((await deliveryLog(id))[0]?.state).toBe("success"), waitLong);
-    const attempts = receiver.on("/flaky");
+    const attempts = receiver.on(path("/flaky"));
     expect(attempts.map((r) => r.status)).toEqual([503, 503, 200]);
     expect(new Set(attempts.map((r) => r.headers["idempotency-key"])).size).toBe(1);
-    expect(receiver.answered("/flaky")).toHaveLength(1);
+    expect(receiver.answered(path("/flaky"))).toHaveLength(1);
     const log = await deliveryLog(id);
     expect(log.map((e) => [e.state, e.details.statusCode, e.details.attempt])).toEqual([
       ["success", 200, 3],
@@ -255,12 +280,12 @@ describe("delivery to a real HTTP receiver", () => {
 
   it("records a delivery to a target down past the limit as failed, visible in the delivery log", async () => {
     const port = await closedPort();
-    const { id } = await createAddon({
+    const { id } = await addon({
       provider: "webhook",
       parameters: { url: `http://127.0.0.1:${port}/down` },
       events: ["feature-created"],
     });
-    await createFlag(uniqueFlag("unheard"));
+    await createFlag(uniqueFlag("unheard"), project);
     await vi.waitFor(async () => expect((await deliveryLog(id))[0]?.state).toBe("failed"), waitLong);
     const log = await deliveryLog(id);
     expect(log.map((e) => e.state)).toEqual(["failed", "retrying", "retrying"]);
@@ -269,19 +294,19 @@ describe("delivery to a real HTTP receiver", () => {
   });
 
   it("delivers a burst of 100 events in order to each addon, each once", async () => {
-    await createAddon({
+    await addon({
       provider: "webhook",
-      parameters: { url: receiver.url("/burst/a") },
+      parameters: { url: receiver.url(path("/burst/a")) },
       events: ["feature-created"],
-      projects: ["default"],
+      projects: [project],
     });
-    await createAddon({ provider: "webhook", parameters: { url: receiver.url("/burst/b") }, events: ["feature-created"] });
+    await addon({ provider: "webhook", parameters: { url: receiver.url(path("/burst/b")) }, events: ["feature-created"] });
     const prefix = uniqueFlag("burst");
     const names = Array.from({ length: 100 }, (_, i) => `${prefix}-${String(i).padStart(3, "0")}`);
     // Twenty at a time, concurrently: the event order is the commit order, not the request order.
-    for (let i = 0; i < names.length; i += 20) await Promise.all(names.slice(i, i + 20).map((name) => createFlag(name)));
-    const arrived = (path: string) =>
-      bodies(path).filter((b: { featureName: string }) => b.featureName.startsWith(`${prefix}-`)) as Array<{
+    for (let i = 0; i < names.length; i += 20) await Promise.all(names.slice(i, i + 20).map((name) => createFlag(name, project)));
+    const arrived = (target: string) =>
+      bodies(path(target)).filter((b: { featureName: string }) => b.featureName.startsWith(`${prefix}-`)) as Array<{
         id: string;
         featureName: string;
       }>;
@@ -292,31 +317,31 @@ describe("delivery to a real HTTP receiver", () => {
       },
       { timeout: 30_000, interval: 50 },
     );
-    for (const path of ["/burst/a", "/burst/b"]) {
-      const ids = arrived(path).map((b) => Number(b.id));
-      expect(ids, `${path} in event order`).toEqual([...ids].sort((x, y) => x - y));
-      expect(new Set(arrived(path).map((b) => b.featureName))).toEqual(new Set(names));
+    for (const target of ["/burst/a", "/burst/b"]) {
+      const ids = arrived(target).map((b) => Number(b.id));
+      expect(ids, `${target} in event order`).toEqual([...ids].sort((x, y) => x - y));
+      expect(new Set(arrived(target).map((b) => b.featureName))).toEqual(new Set(names));
     }
     expect(arrived("/burst/a")).toEqual(arrived("/burst/b"));
   });
 
   it("applies a change of subscribed events to the next event without a restart", async () => {
-    const { id } = await createAddon({ provider: "webhook", parameters: { url: receiver.url("/changing") }, events: ["feature-created"] });
+    const { id } = await addon({ provider: "webhook", parameters: { url: receiver.url(path("/changing")) }, events: ["feature-created"] });
     const first = uniqueFlag("before-change");
-    await createFlag(first);
-    await vi.waitFor(() => expect(bodies("/changing").map((b) => b.type)).toEqual(["feature-created"]), waitLong);
+    await createFlag(first, project);
+    await vi.waitFor(() => expect(bodies(path("/changing")).map((b) => b.type)).toEqual(["feature-created"]), waitLong);
     const res = await vexil.api(`/api/admin/addons/${id}`, {
       method: "PUT",
       body: { provider: "webhook", enabled: true, parameters: { url: "*****" }, events: ["feature-environment-enabled"] },
     });
     expect(res.status).toBe(200);
     const second = uniqueFlag("after-change");
-    await createFlag(second);
-    await enableIn(second, "production");
+    await createFlag(second, project);
+    await enableIn(second, "production", project);
     await vi.waitFor(
-      () => expect(bodies("/changing").map((b) => b.type)).toEqual(["feature-created", "feature-environment-enabled"]),
+      () => expect(bodies(path("/changing")).map((b) => b.type)).toEqual(["feature-created", "feature-environment-enabled"]),
       waitLong,
     );
-    expect(bodies("/changing")[1]).toMatchObject({ featureName: second, environment: "production" });
+    expect(bodies(path("/changing"))[1]).toMatchObject({ featureName: second, environment: "production" });
   });
 });

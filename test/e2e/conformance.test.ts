@@ -8,8 +8,10 @@ import { environmentVariantsInput, loadSpecState, type LoadReport, type SpecStat
 
 /**
  * The Unleash client specification end to end: each file's state is loaded through the admin API
- * into a fresh Vexil, and every case is answered by `/api/frontend` and by the real
- * `unleash-client` SDK polling `/api/client/features`.
+ * into one running Vexil, once in `default` and once in a project created while it runs (read with
+ * tokens for that project only), and every case is answered by `/api/frontend` and by the real
+ * `unleash-client` SDK polling `/api/client/features`. Between loads the flags and segments are
+ * deleted, so each load starts from an empty flag model (flag names are unique across projects).
  *
  * Nothing is forced in: what the admin API refuses is listed below with the reason and asserted to
  * be refused with a 400, and the cases that rest on it are skipped with that reason. So are the
@@ -120,65 +122,84 @@ function unrepresentable(spec: SpecFile, file: string, toggleName: string, conte
 
 const disabledVariant: ExpectedVariant = { name: "disabled", enabled: false, feature_enabled: false };
 
+let vexil: TestSystem;
+beforeAll(async () => {
+  vexil = await startTestSystem();
+  await vexil.createProject("spec-fresh");
+});
+afterAll(() => vexil?.stop());
+
 describe.each(specFiles)("%s", (file) => {
   const spec = loadSpec(file);
-  let vexil: TestSystem;
-  let sdk: Unleash;
-  let report: LoadReport;
 
-  beforeAll(async () => {
-    vexil = await startTestSystem();
-    report = await loadSpecState((path, init) => vexil.api(path, init), spec.state);
-    if (report.changes > 0) await waitForSnapshot(vexil);
-    sdk = await serverSdk(vexil);
-  }, 30_000);
+  describe.each(["default", "spec-fresh"])("in project %s", (project) => {
+    let sdk: Unleash;
+    let report: LoadReport;
+    let tokens: { client: string; frontend: string };
 
-  afterAll(async () => {
-    sdk?.destroy();
-    await vexil?.stop();
+    beforeAll(async () => {
+      tokens =
+        project === "default"
+          ? vexil.tokens
+          : {
+              client: await vexil.createApiToken({ type: "client", projects: [project] }),
+              frontend: await vexil.createApiToken({ type: "frontend", projects: [project] }),
+            };
+      report = await loadSpecState((path, init) => vexil.api(path, init), spec.state, project);
+      if (report.changes > 0) await waitForSnapshot(tokens.client);
+      sdk = await serverSdk(tokens.client);
+    }, 60_000);
+
+    afterAll(async () => {
+      sdk?.destroy();
+      await clearFlagModel(project);
+    }, 60_000);
+
+    it("loads the state, refused only where listed and with a 400", () => {
+      const refusedFlags = [...new Set(report.refused.map((r) => r.feature))].sort();
+      expect(refusedFlags).toEqual(Object.keys(refusedByAdmin[file] ?? {}).sort());
+      for (const refusal of report.refused) expect(refusal, refusal.message).toMatchObject({ status: 400 });
+      const spread = spec.state.features.filter((f) => !environmentVariantsInput(f.variants ?? []).exact).map((f) => f.name);
+      expect(report.altered.map((a) => a.feature)).toEqual(spread);
+    });
+
+    async function frontendToggles(context: Context): Promise<FrontendToggle[]> {
+      const res = await vexil.api("/api/frontend", { method: "POST", token: tokens.frontend, body: { context } });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return ((await res.json()) as { toggles: FrontendToggle[] }).toggles;
+    }
+
+    for (const { description, context, toggleName, expectedResult } of spec.tests ?? []) {
+      const skip = unrepresentable(spec, file, toggleName, context, false);
+      const frontendSkip = skip ?? frontendCompletes[description] ?? null;
+      it.skipIf(frontendSkip)(
+        `isEnabled via /api/frontend: ${description}${frontendSkip ? ` [skipped: ${frontendSkip}]` : ""}`,
+        async () => {
+          const toggles = await frontendToggles(context);
+          expect(toggles.some((t) => t.name === toggleName)).toBe(expectedResult);
+        },
+      );
+      it.skipIf(skip)(`isEnabled via unleash-client: ${description}${skip ? ` [skipped: ${skip}]` : ""}`, () => {
+        expect(sdk.isEnabled(toggleName, asSdkContext(context))).toBe(expectedResult);
+      });
+    }
+
+    for (const { description, context, toggleName, expectedResult } of spec.variantTests ?? []) {
+      const skip = unrepresentable(spec, file, toggleName, context, true);
+      const frontendSkip = skip ?? frontendCompletes[description] ?? null;
+      it.skipIf(frontendSkip)(
+        `getVariant via /api/frontend: ${description}${frontendSkip ? ` [skipped: ${frontendSkip}]` : ""}`,
+        async () => {
+          // A flag missing from `toggles` is off for this context: the SDKs' disabled variant.
+          const toggle = (await frontendToggles(context)).find((t) => t.name === toggleName);
+          expect(pickVariant(toggle?.variant ?? disabledVariant)).toStrictEqual(expectedResult);
+        },
+      );
+      it.skipIf(skip)(`getVariant via unleash-client: ${description}${skip ? ` [skipped: ${skip}]` : ""}`, () => {
+        expect(pickVariant(sdk.getVariant(toggleName, asSdkContext(context)))).toStrictEqual(expectedResult);
+      });
+    }
   });
-
-  it("loads the state, refused only where listed and with a 400", () => {
-    const refusedFlags = [...new Set(report.refused.map((r) => r.feature))].sort();
-    expect(refusedFlags).toEqual(Object.keys(refusedByAdmin[file] ?? {}).sort());
-    for (const refusal of report.refused) expect(refusal, refusal.message).toMatchObject({ status: 400 });
-    const spread = spec.state.features.filter((f) => !environmentVariantsInput(f.variants ?? []).exact).map((f) => f.name);
-    expect(report.altered.map((a) => a.feature)).toEqual(spread);
-  });
-
-  async function frontendToggles(context: Context): Promise<FrontendToggle[]> {
-    const res = await vexil.api("/api/frontend", { method: "POST", token: vexil.tokens.frontend, body: { context } });
-    expect(res.status, await res.clone().text()).toBe(200);
-    return ((await res.json()) as { toggles: FrontendToggle[] }).toggles;
-  }
-
-  for (const { description, context, toggleName, expectedResult } of spec.tests ?? []) {
-    const skip = unrepresentable(spec, file, toggleName, context, false);
-    const frontendSkip = skip ?? frontendCompletes[description] ?? null;
-    it.skipIf(frontendSkip)(`isEnabled via /api/frontend: ${description}${frontendSkip ? ` [skipped: ${frontendSkip}]` : ""}`, async () => {
-      const toggles = await frontendToggles(context);
-      expect(toggles.some((t) => t.name === toggleName)).toBe(expectedResult);
-    });
-    it.skipIf(skip)(`isEnabled via unleash-client: ${description}${skip ? ` [skipped: ${skip}]` : ""}`, () => {
-      expect(sdk.isEnabled(toggleName, asSdkContext(context))).toBe(expectedResult);
-    });
-  }
-
-  for (const { description, context, toggleName, expectedResult } of spec.variantTests ?? []) {
-    const skip = unrepresentable(spec, file, toggleName, context, true);
-    const frontendSkip = skip ?? frontendCompletes[description] ?? null;
-    it.skipIf(frontendSkip)(
-      `getVariant via /api/frontend: ${description}${frontendSkip ? ` [skipped: ${frontendSkip}]` : ""}`,
-      async () => {
-        // A flag missing from `toggles` is off for this context: the SDKs' disabled variant.
-        const toggle = (await frontendToggles(context)).find((t) => t.name === toggleName);
-        expect(pickVariant(toggle?.variant ?? disabledVariant)).toStrictEqual(expectedResult);
-      },
-    );
-    it.skipIf(skip)(`getVariant via unleash-client: ${description}${skip ? ` [skipped: ${skip}]` : ""}`, () => {
-      expect(pickVariant(sdk.getVariant(toggleName, asSdkContext(context)))).toStrictEqual(expectedResult);
-    });
-  }
 });
 
 /** The spec's contexts go to the SDK as they are, nulls included, as the spec means them to. */
@@ -190,12 +211,12 @@ function pickVariant({ name, enabled, feature_enabled, payload }: ExpectedVarian
 }
 
 /** Waits until `/api/client/features` carries the newest admin event, i.e. everything loaded. */
-async function waitForSnapshot(vexil: TestSystem): Promise<void> {
+async function waitForSnapshot(clientToken: string): Promise<void> {
   const events = (await (await vexil.api("/api/admin/events?limit=1")).json()) as { events: Array<{ id: number }> };
   const latest = events.events[0]?.id ?? 0;
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 15_000;
   for (;;) {
-    const res = await vexil.api("/api/client/features", { token: vexil.tokens.client });
+    const res = await vexil.api("/api/client/features", { token: clientToken });
     const revision = res.ok ? ((await res.json()) as { meta: { revisionId: number } }).meta.revisionId : -1;
     if (revision >= latest) return;
     if (Date.now() > deadline) throw new Error(`client features still at revision ${revision}, newest event ${latest}`);
@@ -203,11 +224,25 @@ async function waitForSnapshot(vexil: TestSystem): Promise<void> {
   }
 }
 
-function serverSdk(vexil: TestSystem): Promise<Unleash> {
+/** Deletes every flag of the project (archived first, all at once) and every segment. */
+async function clearFlagModel(project: string): Promise<void> {
+  const features = (await vexil.expectStatus(`/api/admin/projects/${project}/features`, undefined, 200)).features as Array<{
+    name: string;
+  }>;
+  const names = features.map((f) => f.name);
+  if (names.length > 0) {
+    await vexil.expectStatus(`/api/admin/projects/${project}/archive`, { method: "POST", body: { features: names } }, 202);
+    await vexil.expectStatus(`/api/admin/projects/${project}/delete`, { method: "POST", body: { features: names } }, 200);
+  }
+  const { segments } = (await vexil.expectStatus("/api/admin/segments", undefined, 200)) as { segments: Array<{ id: number }> };
+  for (const { id } of segments) await vexil.expectStatus(`/api/admin/segments/${id}`, { method: "DELETE" }, 204);
+}
+
+function serverSdk(clientToken: string): Promise<Unleash> {
   const unleash = new Unleash({
     appName: "conformance",
     url: `${vexil.url}/api`,
-    customHeaders: { Authorization: vexil.tokens.client },
+    customHeaders: { Authorization: clientToken },
     refreshInterval: 60_000,
     disableMetrics: true,
     backupPath: vexil.dataDir,

@@ -1,4 +1,3 @@
-import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
 
@@ -8,7 +7,7 @@ beforeAll(async () => {
 });
 afterAll(() => vexil.stop());
 
-describe("the gateway in single-process mode", () => {
+describe("the compiled gateway under node", () => {
   it("answers health and readiness", async () => {
     expect(await (await vexil.api("/health", { token: null })).json()).toEqual({ health: "GOOD" });
     const ready = await vexil.api("/ready", { token: null });
@@ -74,19 +73,25 @@ describe("the gateway in single-process mode", () => {
 
 describe("a fresh start", () => {
   it("creates one admin token, shows it once, and keeps it across restarts", async () => {
-    const first = await startTestSystem({ seedTokens: false });
-    const secret = first.system.createdAdminSecret;
-    expect(secret).toMatch(/^\*:\*\.[0-9a-f]+$/);
-    expect((await first.api("/api/admin/strategies", { token: secret })).status).toBe(200);
-    await first.system.stop();
-
-    const second = await startTestSystem({ seedTokens: false, dataDir: first.dataDir });
+    const fresh = await startTestSystem({ seedTokens: false });
     try {
-      expect(second.system.createdAdminSecret).toBeUndefined();
-      expect((await second.api("/api/admin/strategies", { token: secret })).status).toBe(200);
+      const secret = fresh.createdAdminSecret();
+      expect(secret).toMatch(/^\*:\*\.[0-9a-f]+$/);
+      expect(fresh.process.output()).toContain(`Vexil is running at http://localhost:${fresh.process.port}`);
+      expect((await fresh.api("/api/admin/strategies", { token: secret })).status).toBe(200);
+
+      await fresh.restart();
+      expect(fresh.createdAdminSecret()).toBeUndefined();
+      expect(fresh.process.output()).toContain("Admin API token: the one printed at the first start");
+      expect((await fresh.api("/api/admin/strategies", { token: secret })).status).toBe(200);
     } finally {
-      await second.stop();
-      await rm(first.dataDir, { recursive: true, force: true });
+      await fresh.stop();
     }
-  });
+  }, 120_000);
+
+  it("stops with one message listing every bad setting", async () => {
+    await expect(startTestSystem({ env: { LOG_LEVEL: "loud", NATS_STREAM_REPLICAS: "9" } })).rejects.toThrow(
+      /LOG_LEVEL[\s\S]*NATS_STREAM_REPLICAS|NATS_STREAM_REPLICAS[\s\S]*LOG_LEVEL/,
+    );
+  }, 60_000);
 });

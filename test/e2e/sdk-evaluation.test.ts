@@ -1,89 +1,53 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Unleash, UnleashEvents } from "unleash-client";
-import { UnleashClient } from "unleash-proxy-client";
 import { flagAdmin } from "../src/flag-admin.js";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
+import { sdkPool, until } from "../src/sdks.js";
 
 /**
- * The real Unleash SDKs against Vexil: the server SDK polling and streaming
- * `/api/client/*`, and the browser SDK (run in Node with fetch) on `/api/frontend`, all reading
- * flags set up through the admin API and seeing a change made while they run.
+ * The real Unleash SDKs against the compiled gateway: the server SDK polling and streaming
+ * `/api/client/*`, and the browser SDK on `/api/frontend`, reading flags set up through the admin
+ * API in `default` and in a project created while Vexil runs, through tokens for that project, for
+ * it and another, and for every project; each sees exactly its projects' flags and a change made
+ * while it runs.
  */
+const projects = ["default", "sdk-fresh"] as const;
+/** A project no one-project token covers: its flag shows only where the scope includes it. */
+const outside = "sdk-outside";
+
 let vexil: TestSystem;
-let admin: ReturnType<typeof flagAdmin>;
-const started: Array<{ destroy(): void } | { stop(): void }> = [];
+const sdks = sdkPool();
 
-async function waitFor(check: () => boolean, timeoutMs: number): Promise<number> {
-  const start = performance.now();
-  while (!check()) {
-    if (performance.now() - start > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  return performance.now() - start;
-}
+/** The flags of one project, named after it (flag names are unique across projects). */
+async function setUpFlags(project: string): Promise<void> {
+  const admin = flagAdmin((path, init) => vexil.api(path, init), project);
+  const flag = (base: string) => `${project}-${base}`;
 
-function serverSdk(mode: "polling" | "streaming"): Promise<Unleash> {
-  const unleash = new Unleash({
-    appName: `e2e-${mode}`,
-    url: `${vexil.url}/api`,
-    customHeaders: { Authorization: vexil.tokens.client },
-    refreshInterval: 200,
-    disableMetrics: true,
-    storageProvider: undefined,
-    backupPath: vexil.dataDir,
-    experimentalMode: mode === "streaming" ? { type: "streaming" } : { type: "polling", format: "full" },
-  });
-  started.push(unleash);
-  return new Promise((resolve, reject) => {
-    unleash.once(UnleashEvents.Synchronized, () => resolve(unleash));
-    unleash.once(UnleashEvents.Error, reject);
-  });
-}
-
-async function browserSdk(context: { userId?: string } = {}): Promise<UnleashClient> {
-  const client = new UnleashClient({
-    url: `${vexil.url}/api/frontend`,
-    clientKey: vexil.tokens.frontend,
-    appName: "e2e-browser",
-    refreshInterval: 1,
-    disableMetrics: true,
-    context,
-  });
-  started.push(client);
-  await client.start();
-  return client;
-}
-
-beforeAll(async () => {
-  vexil = await startTestSystem();
-  admin = flagAdmin((path, init) => vexil.api(path, init));
-
-  await admin.createFeature("sdk-on");
-  await admin.addStrategy("sdk-on", "development", {
+  await admin.createFeature(flag("on"));
+  await admin.addStrategy(flag("on"), "development", {
     name: "flexibleRollout",
-    parameters: { rollout: "100", stickiness: "default", groupId: "sdk-on" },
+    parameters: { rollout: "100", stickiness: "default", groupId: flag("on") },
   });
-  await admin.setEnabled("sdk-on", "development", true);
+  await admin.setEnabled(flag("on"), "development", true);
 
-  await admin.createFeature("sdk-vip", { impressionData: true });
-  const vips = await admin.createSegment("sdk-vips", [{ contextName: "userId", operator: "IN", values: ["vip-1", "vip-2"] }]);
-  await admin.addStrategy("sdk-vip", "development", {
+  await admin.createFeature(flag("vip"), { impressionData: true });
+  const vips = await admin.createSegment(flag("vips"), [{ contextName: "userId", operator: "IN", values: ["vip-1", "vip-2"] }]);
+  await admin.addStrategy(flag("vip"), "development", {
     name: "flexibleRollout",
-    parameters: { rollout: "100", stickiness: "default", groupId: "sdk-vip" },
+    parameters: { rollout: "100", stickiness: "default", groupId: flag("vip") },
     segments: [vips],
     variants: [
       { name: "gold", weight: 1000, weightType: "variable", stickiness: "default", payload: { type: "json", value: '{"tier":1}' } },
     ],
   });
-  await admin.setEnabled("sdk-vip", "development", true);
+  await admin.setEnabled(flag("vip"), "development", true);
 
-  await admin.createFeature("sdk-split");
-  await admin.addStrategy("sdk-split", "development", {
+  await admin.createFeature(flag("split"));
+  await admin.addStrategy(flag("split"), "development", {
     name: "flexibleRollout",
-    parameters: { rollout: "100", stickiness: "userId", groupId: "sdk-split" },
+    parameters: { rollout: "100", stickiness: "userId", groupId: flag("split") },
     constraints: [{ contextName: "plan", operator: "IN", values: ["pro"] }],
   });
-  await admin.setVariants("sdk-split", "development", [
+  await admin.setVariants(flag("split"), "development", [
     { name: "red", weight: 300, weightType: "fix", stickiness: "userId" },
     {
       name: "blue",
@@ -93,80 +57,138 @@ beforeAll(async () => {
       overrides: [{ contextName: "userId", values: ["always-blue"] }],
     },
   ]);
-  await admin.setEnabled("sdk-split", "development", true);
+  await admin.setEnabled(flag("split"), "development", true);
 
-  await admin.createFeature("sdk-off");
-}, 60_000);
+  await admin.createFeature(flag("off"));
+}
+
+beforeAll(async () => {
+  vexil = await startTestSystem();
+  await vexil.createProject("sdk-fresh");
+  await vexil.createProject(outside);
+  for (const project of projects) await setUpFlags(project);
+  const admin = flagAdmin((path, init) => vexil.api(path, init), outside);
+  await admin.createFeature("outside-on");
+  await admin.setEnabled("outside-on", "development", true);
+}, 120_000);
 
 afterAll(async () => {
-  for (const sdk of started) "destroy" in sdk ? sdk.destroy() : sdk.stop();
+  sdks.stopAll();
   await vexil?.stop();
 });
 
-describe.each(["polling", "streaming"] as const)("unleash-client (%s)", (mode) => {
-  it("evaluates flags, segments, constraints and variants as configured", async () => {
-    const unleash = await serverSdk(mode);
-    expect(unleash.isEnabled("sdk-on", { userId: "anyone" })).toBe(true);
-    expect(unleash.isEnabled("sdk-off")).toBe(false);
-    expect(unleash.isEnabled("sdk-vip", { userId: "vip-1" })).toBe(true);
-    expect(unleash.isEnabled("sdk-vip", { userId: "nobody" })).toBe(false);
-    expect(unleash.getVariant("sdk-vip", { userId: "vip-2" })).toMatchObject({
-      name: "gold",
-      enabled: true,
-      payload: { type: "json", value: '{"tier":1}' },
+/** What the admin API lists for the projects a token covers: what its SDK must see, no more. */
+async function flagsIn(scope: string[]): Promise<string[]> {
+  const lists = scope.includes("*")
+    ? [await vexil.expectStatus("/api/admin/features", undefined, 200)]
+    : await Promise.all(scope.map((p) => vexil.expectStatus(`/api/admin/projects/${p}/features`, undefined, 200)));
+  return lists.flatMap((list) => list.features.map((f: { name: string }) => f.name)).sort();
+}
+
+describe.each(projects)("flags in project %s", (project) => {
+  const flag = (base: string) => `${project}-${base}`;
+
+  describe.each([
+    { scope: "this project", projects: [project] },
+    { scope: "this project and another", projects: [project, outside] },
+    { scope: "every project", projects: ["*"] },
+  ])("tokens for $scope", ({ projects: scope }) => {
+    let client: string;
+    let frontend: string;
+    beforeAll(async () => {
+      client = await vexil.createApiToken({ type: "client", projects: scope });
+      frontend = await vexil.createApiToken({ type: "frontend", projects: scope });
     });
-    expect(unleash.isEnabled("sdk-split", { userId: "u1", properties: { plan: "free" } })).toBe(false);
-    expect(unleash.getVariant("sdk-split", { userId: "always-blue", properties: { plan: "pro" } }).name).toBe("blue");
-    const names = new Set(
-      Array.from({ length: 200 }, (_, i) => unleash.getVariant("sdk-split", { userId: `user-${i}`, properties: { plan: "pro" } }).name),
-    );
-    expect(names).toEqual(new Set(["red", "blue"]));
-  });
-});
 
-describe("a change made while the SDKs run", () => {
-  it("reaches the polling, streaming and browser SDKs", async () => {
-    const polling = await serverSdk("polling");
-    const streaming = await serverSdk("streaming");
-    const browser = await browserSdk({ userId: "vip-1" });
-    expect(browser.isEnabled("sdk-on")).toBe(true);
-    expect(browser.getVariant("sdk-vip")).toMatchObject({ name: "gold", enabled: true, feature_enabled: true });
-    expect(browser.isEnabled("sdk-off")).toBe(false);
-
-    await admin.setEnabled("sdk-off", "development", true);
-    await admin.setEnabled("sdk-on", "development", false);
-
-    const streamed = await waitFor(() => streaming.isEnabled("sdk-off") && !streaming.isEnabled("sdk-on"), 2000);
-    // Pushed, not polled: well inside one polling interval.
-    expect(streamed).toBeLessThan(200);
-    await waitFor(() => polling.isEnabled("sdk-off") && !polling.isEnabled("sdk-on"), 3000);
-    await waitFor(() => browser.isEnabled("sdk-off") && !browser.isEnabled("sdk-on"), 3000);
-
-    await admin.archive("sdk-off");
-    await waitFor(() => !streaming.isEnabled("sdk-off"), 2000);
-    expect(streaming.getFeatureToggleDefinition("sdk-off")).toBeUndefined();
-  });
-});
-
-describe("metrics from SDKs", () => {
-  it("set the flag's lastSeenAt in the token's environment", async () => {
-    const now = new Date().toISOString();
-    const res = await vexil.api("/api/client/metrics", {
-      method: "POST",
-      token: vexil.tokens.client,
-      body: {
-        appName: "e2e-metrics",
-        instanceId: "i1",
-        bucket: { start: now, stop: now, toggles: { "sdk-vip": { yes: 3, no: 1, variants: {} } } },
-      },
+    it.each(["polling", "streaming"] as const)("unleash-client (%s) evaluates flags, segments, constraints and variants", async (mode) => {
+      const unleash = await sdks.serverSdk(vexil, client, mode);
+      expect(
+        unleash
+          .getFeatureToggleDefinitions()
+          .map((f) => f.name)
+          .sort(),
+      ).toEqual(await flagsIn(scope));
+      expect(unleash.isEnabled(flag("on"), { userId: "anyone" })).toBe(true);
+      expect(unleash.isEnabled(flag("off"))).toBe(false);
+      expect(unleash.isEnabled(flag("vip"), { userId: "vip-1" })).toBe(true);
+      expect(unleash.isEnabled(flag("vip"), { userId: "nobody" })).toBe(false);
+      expect(unleash.getVariant(flag("vip"), { userId: "vip-2" })).toMatchObject({
+        name: "gold",
+        enabled: true,
+        payload: { type: "json", value: '{"tier":1}' },
+      });
+      expect(unleash.isEnabled(flag("split"), { userId: "u1", properties: { plan: "free" } })).toBe(false);
+      expect(unleash.getVariant(flag("split"), { userId: "always-blue", properties: { plan: "pro" } }).name).toBe("blue");
+      const names = new Set(
+        Array.from({ length: 200 }, (_, i) => unleash.getVariant(flag("split"), { userId: `user-${i}`, properties: { plan: "pro" } }).name),
+      );
+      expect(names).toEqual(new Set(["red", "blue"]));
+      expect(unleash.isEnabled("outside-on")).toBe(scope.includes(outside) || scope.includes("*"));
     });
-    expect(res.status).toBe(202);
-    let environments: Array<{ name: string; lastSeenAt: string | null }> = [];
-    for (let i = 0; i < 50 && !environments.find((e) => e.name === "development")?.lastSeenAt; i++) {
-      environments = (await (await vexil.api("/api/admin/projects/default/features/sdk-vip")).json()).environments;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(environments.find((e) => e.name === "development")?.lastSeenAt).toEqual(expect.any(String));
-    expect(environments.find((e) => e.name === "production")?.lastSeenAt).toBeNull();
+
+    it("unleash-proxy-client evaluates on /api/frontend, seeing only the enabled flags of its projects", async () => {
+      const browser = await sdks.browserSdk(vexil, frontend, { userId: "vip-1" });
+      expect(browser.isEnabled(flag("on"))).toBe(true);
+      expect(browser.isEnabled(flag("off"))).toBe(false);
+      expect(browser.getVariant(flag("vip"))).toMatchObject({ name: "gold", enabled: true, feature_enabled: true });
+      expect(browser.isEnabled("outside-on")).toBe(scope.includes(outside) || scope.includes("*"));
+      const others = projects.filter((p) => p !== project).map((p) => `${p}-vip`);
+      for (const other of others) expect(browser.isEnabled(other)).toBe(scope.includes("*"));
+    });
+  });
+
+  describe("a change made while the SDKs run", () => {
+    it("reaches the polling, streaming and browser SDKs", async () => {
+      const admin = flagAdmin((path, init) => vexil.api(path, init), project);
+      const polling = await sdks.serverSdk(vexil, await vexil.createApiToken({ type: "client", projects: [project] }), "polling");
+      const streaming = await sdks.serverSdk(
+        vexil,
+        await vexil.createApiToken({ type: "client", projects: [project, outside] }),
+        "streaming",
+      );
+      const browser = await sdks.browserSdk(vexil, vexil.tokens.frontend, { userId: "vip-1" });
+      expect(browser.isEnabled(flag("on"))).toBe(true);
+      expect(browser.isEnabled(flag("off"))).toBe(false);
+
+      await admin.setEnabled(flag("off"), "development", true);
+      await admin.setEnabled(flag("on"), "development", false);
+
+      // The streaming SDK never polls (see sdkPool): seeing the change at all means it was pushed.
+      await until(() => streaming.isEnabled(flag("off")) && !streaming.isEnabled(flag("on")), 10_000, "streamed change");
+      await until(() => polling.isEnabled(flag("off")) && !polling.isEnabled(flag("on")), 10_000, "polled change");
+      await until(() => browser.isEnabled(flag("off")) && !browser.isEnabled(flag("on")), 10_000, "browser change");
+
+      await admin.archive(flag("off"));
+      await until(() => !streaming.isEnabled(flag("off")), 10_000, "streamed archive");
+      expect(streaming.getFeatureToggleDefinition(flag("off"))).toBeUndefined();
+      sdks.stopAll();
+    });
+  });
+
+  describe("metrics from SDKs", () => {
+    it("set the flag's lastSeenAt in the token's environment", async () => {
+      const now = new Date().toISOString();
+      const token = await vexil.createApiToken({ type: "client", projects: [project] });
+      const res = await vexil.api("/api/client/metrics", {
+        method: "POST",
+        token,
+        body: {
+          appName: "e2e-metrics",
+          instanceId: "i1",
+          bucket: { start: now, stop: now, toggles: { [flag("vip")]: { yes: 3, no: 1, variants: {} } } },
+        },
+      });
+      expect(res.status).toBe(202);
+      let environments: Array<{ name: string; lastSeenAt: string | null }> = [];
+      for (
+        const deadline = Date.now() + 15_000;
+        !environments.find((e) => e.name === "development")?.lastSeenAt && Date.now() < deadline;
+      ) {
+        environments = (await vexil.expectStatus(`/api/admin/projects/${project}/features/${flag("vip")}`, undefined, 200)).environments;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(environments.find((e) => e.name === "development")?.lastSeenAt).toEqual(expect.any(String));
+      expect(environments.find((e) => e.name === "production")?.lastSeenAt).toBeNull();
+    });
   });
 });

@@ -3,18 +3,29 @@
  * `npm start` and the images run), or the cluster the way `npm run start:cluster` starts it. Tests
  * talk to it only over HTTP; nothing of a service is imported here.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { appendFile, mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { waitFor } from "./servers.js";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const gatewayEntry = path.join(repoRoot, "services/gateway/dist/main.js");
+export const gatewayEntry = path.join(repoRoot, "services/gateway/dist/main.js");
 const clusterEntry = path.join(repoRoot, "services/gateway/src/cluster.ts");
+
+/** The message every e2e entry point gives when the compiled output the images run is missing. */
+export const missingBuildMessage = `${gatewayEntry} is missing: the end-to-end tests run the compiled output; run \`npm run build\` first (npm test does)`;
+
+/**
+ * When set (by `npm run test:e2e`), a directory where every process started here leaves the
+ * requests it logged, one JSON line each, for the OpenAPI coverage check that runs after the suite.
+ */
+export const requestLogDirVariable = "VEXIL_E2E_REQUEST_LOG";
+
+export type ServiceName = "admin" | "frontend-eval" | "signal-ingest" | "addon-delivery";
 
 export interface VexilProcessOptions {
   /** `single` (default): the compiled gateway with every service inside; `cluster`: one process per service. */
@@ -27,6 +38,12 @@ export interface VexilProcessOptions {
   readyTimeoutMs?: number;
 }
 
+export interface LoggedRequest {
+  method: string;
+  url: string;
+  status: number;
+}
+
 export interface VexilProcess {
   url: string;
   port: number;
@@ -36,6 +53,10 @@ export interface VexilProcess {
   output(): string;
   /** Each JSON log line written so far, parsed. */
   logLines(): Array<Record<string, any>>;
+  /** The requests the process logged as answered (one line each at LOG_LEVEL=info). */
+  requests(): LoggedRequest[];
+  /** In cluster mode, the process id of one service's process (as the supervisor runs it now). */
+  servicePid(service: ServiceName): number;
   /** SIGTERM and wait for exit (SIGKILL after a grace period); removes a data dir created here. */
   stop(): Promise<void>;
   /** SIGKILL the whole process group at once, as a crash would; keeps the data dir. */
@@ -60,18 +81,41 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-export async function startVexilProcess(options: VexilProcessOptions = {}): Promise<VexilProcess> {
-  const mode = options.mode ?? "single";
-  if (mode === "single" && !existsSync(gatewayEntry)) {
-    throw new Error(`${gatewayEntry} is missing: run \`npm run build\` before the end-to-end tests`);
-  }
-  const ownDataDir = !options.dataDir;
-  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), "vexil-e2e-")));
-  const port = await freePortRange(mode === "cluster" ? 5 : 1);
-  const args = mode === "single" ? [gatewayEntry] : ["--import", "tsx", "--conditions=vexil-source", clusterEntry];
+/** The JSON objects among output lines (the cluster prefixes each line with `[service] `). */
+export function parseLogLines(output: string): Array<Record<string, any>> {
+  return output.split("\n").flatMap((line) => {
+    const start = line.indexOf("{");
+    if (start < 0) return [];
+    try {
+      return [JSON.parse(line.slice(start)) as Record<string, any>];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** The request lines among log lines; in cluster mode only the gateway's, so each call counts once. */
+function loggedRequests(output: string, mode: "single" | "cluster"): LoggedRequest[] {
+  const lines = mode === "cluster" ? output.split("\n").filter((line) => line.startsWith("[gateway] ")) : [output];
+  return parseLogLines(lines.join("\n")).flatMap((line) =>
+    typeof line.req?.method === "string" && typeof line.res?.statusCode === "number"
+      ? [{ method: line.req.method, url: line.req.url, status: line.res.statusCode }]
+      : [],
+  );
+}
+
+interface SpawnedProcess {
+  child: ChildProcess;
+  output(): string;
+  running(): boolean;
+  exited: Promise<void>;
+  signalGroup(signal: NodeJS.Signals): void;
+}
+
+function spawnInGroup(args: string[], env: Record<string, string | undefined>): SpawnedProcess {
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
-    env: { ...process.env, LOG_LEVEL: "info", ...options.env, PORT: String(port), DATA_DIR: dataDir },
+    env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
     // Its own process group, so the cluster's children go down with it.
     detached: true,
@@ -79,54 +123,131 @@ export async function startVexilProcess(options: VexilProcessOptions = {}): Prom
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   let running = true;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   void exited.then(() => (running = false));
-
-  const url = `http://127.0.0.1:${port}`;
-  const ready = await waitFor(async () => running && (await fetch(`${url}/ready`)).ok, options.readyTimeoutMs ?? 60_000, 200);
-  const signalGroup = (signal: NodeJS.Signals) => {
-    try {
-      process.kill(-child.pid!, signal);
-    } catch {
-      // Already gone.
-    }
+  return {
+    child,
+    output: () => output,
+    running: () => running,
+    exited,
+    signalGroup(signal) {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        // Already gone.
+      }
+    },
   };
-  const process_: VexilProcess = {
+}
+
+/** Polls /ready until it answers 200; false when the time is up or the process exited (a bad setting, a crash). */
+async function untilReady(url: string, spawned: SpawnedProcess, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (spawned.running() && Date.now() < deadline) {
+    if (
+      await fetch(`${url}/ready`).then(
+        (res) => res.ok,
+        () => false,
+      )
+    )
+      return true;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return false;
+}
+
+async function stopGroup(spawned: SpawnedProcess): Promise<void> {
+  if (!spawned.running()) return;
+  spawned.signalGroup("SIGTERM");
+  const timer = setTimeout(() => spawned.signalGroup("SIGKILL"), 10_000);
+  await spawned.exited;
+  clearTimeout(timer);
+  // The cluster supervisor exits once its children have; anything left in the group goes now.
+  spawned.signalGroup("SIGKILL");
+}
+
+async function keepRequestLog(requests: LoggedRequest[]): Promise<void> {
+  const dir = process.env[requestLogDirVariable];
+  if (!dir || requests.length === 0) return;
+  await appendFile(path.join(dir, `${process.pid}-${randomUUID()}.jsonl`), requests.map((r) => JSON.stringify(r)).join("\n") + "\n");
+}
+
+export async function startVexilProcess(options: VexilProcessOptions = {}): Promise<VexilProcess> {
+  const mode = options.mode ?? "single";
+  if (mode === "single" && !existsSync(gatewayEntry)) throw new Error(missingBuildMessage);
+  const ownDataDir = !options.dataDir;
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), "vexil-e2e-")));
+  const port = await freePortRange(mode === "cluster" ? 5 : 1);
+  const args = mode === "single" ? [gatewayEntry] : ["--import", "tsx", "--conditions=vexil-source", clusterEntry];
+  const spawned = spawnInGroup(args, { LOG_LEVEL: "info", ...options.env, PORT: String(port), DATA_DIR: dataDir });
+  const url = `http://127.0.0.1:${port}`;
+  const ready = await untilReady(url, spawned, options.readyTimeoutMs ?? (mode === "cluster" ? 90_000 : 60_000));
+  let logKept = false;
+  const keepLog = async () => {
+    if (logKept) return;
+    logKept = true;
+    await keepRequestLog(loggedRequests(spawned.output(), mode));
+  };
+  const vexil: VexilProcess = {
     url,
     port,
     dataDir,
-    child,
-    output: () => output,
-    logLines: () =>
-      output.split("\n").flatMap((line) => {
-        const json = line.slice(line.indexOf("{"));
-        if (!json.startsWith("{")) return [];
-        try {
-          return [JSON.parse(json) as Record<string, any>];
-        } catch {
-          return [];
-        }
-      }),
+    child: spawned.child,
+    output: spawned.output,
+    logLines: () => parseLogLines(spawned.output()),
+    requests: () => loggedRequests(spawned.output(), mode),
+    servicePid(service) {
+      if (mode !== "cluster") throw new Error("servicePid is for cluster mode");
+      const found = execFileSync("pgrep", ["-P", String(spawned.child.pid), "-f", `services/${service}/src/main.ts`], { encoding: "utf8" });
+      return Number(found.trim().split("\n")[0]);
+    },
     async stop() {
-      if (running) {
-        signalGroup("SIGTERM");
-        const timer = setTimeout(() => signalGroup("SIGKILL"), 10_000);
-        await exited;
-        clearTimeout(timer);
-        // The cluster supervisor exits once its children have; anything left in the group goes now.
-        signalGroup("SIGKILL");
-      }
+      await stopGroup(spawned);
+      await keepLog();
       if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
     },
     async kill() {
-      signalGroup("SIGKILL");
-      await exited;
+      spawned.signalGroup("SIGKILL");
+      await spawned.exited;
+      await keepLog();
     },
   };
   if (!ready) {
-    await process_.stop();
-    throw new Error(`Vexil (${mode}) did not become ready at ${url}:\n${output.slice(-4000)}`);
+    await vexil.stop();
+    throw new Error(`Vexil (${mode}) did not become ready at ${url}:\n${spawned.output().slice(-4000)}`);
   }
-  return process_;
+  return vexil;
+}
+
+export interface ServiceProcess {
+  url: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * One service on its own, as a deployment adds a replica: `services/<name>/src/main.ts` started the
+ * way the cluster supervisor starts it. The caller gives the shared NATS, Redis and namespace.
+ */
+export async function startServiceProcess(
+  service: ServiceName,
+  { env, dataDir }: { env: Record<string, string | undefined>; dataDir: string },
+): Promise<ServiceProcess> {
+  const port = await freePortRange(1);
+  const entry = path.join(repoRoot, "services", service, "src/main.ts");
+  const spawned = spawnInGroup(["--import", "tsx", "--conditions=vexil-source", entry], {
+    LOG_LEVEL: "warn",
+    ...env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const ready = await untilReady(url, spawned, 60_000);
+  const started: ServiceProcess = { url, output: spawned.output, stop: () => stopGroup(spawned) };
+  if (!ready) {
+    await started.stop();
+    throw new Error(`${service} did not become ready at ${url}:\n${spawned.output().slice(-4000)}`);
+  }
+  return started;
 }
