@@ -112,6 +112,18 @@ interface SpawnedProcess {
   signalGroup(signal: NodeJS.Signals): void;
 }
 
+/** Groups still running, killed when this process exits so a stopped test run leaves none behind. */
+const runningGroups = new Set<number>();
+process.once("exit", () => {
+  for (const pid of runningGroups) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+});
+
 function spawnInGroup(args: string[], env: Record<string, string | undefined>): SpawnedProcess {
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
@@ -124,8 +136,12 @@ function spawnInGroup(args: string[], env: Record<string, string | undefined>): 
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   let running = true;
+  runningGroups.add(child.pid!);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  void exited.then(() => (running = false));
+  void exited.then(() => {
+    running = false;
+    runningGroups.delete(child.pid!);
+  });
   return {
     child,
     output: () => output,
