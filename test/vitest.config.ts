@@ -5,5 +5,5 @@ import { vexilTestConfig } from "../vitest.shared.js";
 // machine), so three run side by side even on two cores; the timeouts allow for a loaded machine.
 export default defineConfig({
   ...vexilTestConfig,
-  test: { ...vexilTestConfig.test, maxWorkers: 3, testTimeout: 60_000, hookTimeout: 180_000 },
+  test: { ...vexilTestConfig.test, maxWorkers: 3, testTimeout: 120_000, hookTimeout: 300_000 },
 });

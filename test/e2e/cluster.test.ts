@@ -10,8 +10,8 @@ describe.skipIf(!available)("npm run start:cluster", () => {
 
   beforeAll(async () => {
     vexil = await startTestSystem({ mode: "cluster" });
-  }, 120_000);
-  afterAll(() => vexil?.stop(), 60_000);
+  });
+  afterAll(() => vexil?.stop());
 
   const strategies = () => vexil.api("/api/admin/strategies");
 

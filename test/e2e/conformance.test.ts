@@ -148,12 +148,12 @@ describe.each(specFiles)("%s", (file) => {
       report = await loadSpecState((path, init) => vexil.api(path, init), spec.state, project);
       if (report.changes > 0) await waitForSnapshot(tokens.client);
       sdk = await serverSdk(tokens.client);
-    }, 60_000);
+    });
 
     afterAll(async () => {
       sdk?.destroy();
       await clearFlagModel(project);
-    }, 60_000);
+    });
 
     it("loads the state, refused only where listed and with a 400", () => {
       const refusedFlags = [...new Set(report.refused.map((r) => r.feature))].sort();

@@ -87,11 +87,11 @@ describe("a fresh start", () => {
     } finally {
       await fresh.stop();
     }
-  }, 120_000);
+  }, 300_000);
 
   it("stops with one message listing every bad setting", async () => {
     await expect(startTestSystem({ env: { LOG_LEVEL: "loud", NATS_STREAM_REPLICAS: "9" } })).rejects.toThrow(
       /LOG_LEVEL[\s\S]*NATS_STREAM_REPLICAS|NATS_STREAM_REPLICAS[\s\S]*LOG_LEVEL/,
     );
-  }, 60_000);
+  }, 300_000);
 });

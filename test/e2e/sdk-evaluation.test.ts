@@ -70,7 +70,7 @@ beforeAll(async () => {
   const admin = flagAdmin((path, init) => vexil.api(path, init), outside);
   await admin.createFeature("outside-on");
   await admin.setEnabled("outside-on", "development", true);
-}, 120_000);
+});
 
 afterAll(async () => {
   sdks.stopAll();

@@ -35,8 +35,8 @@ let vexil: TestSystem;
 beforeAll(async () => {
   if (!available) return;
   vexil = await startTestSystem({ mode: "cluster", env: { UNLEASH_SIGNAL_ENDPOINTS_LIMIT: String(endpointLimit) } });
-}, 120_000);
-afterAll(() => vexil?.stop(), 60_000);
+});
+afterAll(() => vexil?.stop());
 
 interface CreatedEndpoint {
   id: number;
@@ -271,7 +271,7 @@ describe.skipIf(!available)("signal endpoints: ingestion", () => {
       await replica.stop();
       await rm(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 describe.skipIf(!available)("service accounts", () => {

@@ -198,7 +198,7 @@ export async function startVexilProcess(options: VexilProcessOptions = {}): Prom
   const args = mode === "single" ? [gatewayEntry] : ["--import", "tsx", "--conditions=vexil-source", clusterEntry];
   const spawned = spawnInGroup(args, { LOG_LEVEL: "info", ...options.env, PORT: String(port), DATA_DIR: dataDir });
   const url = `http://127.0.0.1:${port}`;
-  const ready = await untilReady(url, spawned, options.readyTimeoutMs ?? (mode === "cluster" ? 90_000 : 60_000));
+  const ready = await untilReady(url, spawned, options.readyTimeoutMs ?? (mode === "cluster" ? 240_000 : 120_000));
   let logKept = false;
   const keepLog = async () => {
     if (logKept) return;
@@ -259,7 +259,7 @@ export async function startServiceProcess(
     DATA_DIR: dataDir,
   });
   const url = `http://127.0.0.1:${port}`;
-  const ready = await untilReady(url, spawned, 60_000);
+  const ready = await untilReady(url, spawned, 120_000);
   const started: ServiceProcess = { url, output: spawned.output, stop: () => stopGroup(spawned) };
   if (!ready) {
     await started.stop();
