@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { connect } from "nats";
 import parsePrometheusTextFormat, { type MetricFamily } from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTokenSecret } from "@vexil/auth";
 import { natsUrl, reachable, redisUrl, waitFor } from "../src/servers.js";
+import { tokenSecret } from "../src/tokens.js";
 import { startVexilProcess, type VexilProcess } from "../src/vexil-process.js";
 
 /**
@@ -11,8 +11,8 @@ import { startVexilProcess, type VexilProcess } from "../src/vexil-process.js";
  * text-format parser: the counters move with the traffic sent, per route template.
  */
 const tokens = {
-  admin: createTokenSecret({ projects: ["*"], environment: "*" }),
-  client: createTokenSecret({ projects: ["*"], environment: "development" }),
+  admin: tokenSecret("*", "*"),
+  client: tokenSecret("*", "development"),
 };
 const tokenEnv = { INIT_ADMIN_API_TOKENS: tokens.admin, INIT_CLIENT_API_TOKENS: tokens.client };
 
@@ -62,7 +62,7 @@ describe("Prometheus metrics of `npm start` (the compiled gateway)", () => {
 
   beforeAll(async () => {
     vexil = await startVexilProcess({ env: tokenEnv });
-  }, 90_000);
+  });
   afterAll(async () => {
     await vexil?.stop();
   });
@@ -148,7 +148,7 @@ describe("METRICS_TOKEN", () => {
     } finally {
       await vexil.stop();
     }
-  }, 90_000);
+  }, 300_000);
 });
 
 const clusterAvailable = (await reachable(natsUrl)) && (await reachable(redisUrl));
@@ -161,7 +161,6 @@ describe.skipIf(!clusterAvailable)("Prometheus metrics of `npm run start:cluster
   beforeAll(async () => {
     vexil = await startVexilProcess({
       mode: "cluster",
-      readyTimeoutMs: 90_000,
       env: {
         ...tokenEnv,
         NATS_URL: natsUrl,
@@ -171,7 +170,7 @@ describe.skipIf(!clusterAvailable)("Prometheus metrics of `npm run start:cluster
         REDIS_KEY_PREFIX: `${namespace}:`,
       },
     });
-  }, 120_000);
+  });
   afterAll(async () => {
     await vexil?.stop();
     const nc = await connect({ servers: natsUrl });
