@@ -4,9 +4,9 @@ import { OFREPWebProvider } from "@openfeature/ofrep-web-provider";
 import { OpenFeature as ServerOpenFeature } from "@openfeature/server-sdk";
 import { OpenFeature as WebOpenFeature } from "@openfeature/web-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTokenSecret } from "@vexil/auth";
 import { flagAdmin } from "../src/flag-admin.js";
 import { waitFor } from "../src/servers.js";
+import { tokenSecret } from "../src/tokens.js";
 import { startVexilProcess, type VexilProcess } from "../src/vexil-process.js";
 
 /**
@@ -16,9 +16,9 @@ import { startVexilProcess, type VexilProcess } from "../src/vexil-process.js";
  * a frontend token, on flags with targeting in the default project and in a fresh one.
  */
 const tokens = {
-  admin: createTokenSecret({ projects: ["*"], environment: "*" }),
-  client: createTokenSecret({ projects: ["*"], environment: "development" }),
-  frontend: createTokenSecret({ projects: ["*"], environment: "development" }),
+  admin: tokenSecret("*", "*"),
+  client: tokenSecret("*", "development"),
+  frontend: tokenSecret("*", "development"),
 };
 const project = `ofrep-${randomUUID().slice(0, 6)}`;
 const flags = { targeted: "ofrep-targeted", variant: "ofrep-variant", off: "ofrep-off" };
@@ -68,7 +68,7 @@ beforeAll(async () => {
     { name: "basic", weight: 1000, weightType: "variable", stickiness: "default", payload: { type: "string", value: "grey" } },
   ]);
   await inFresh.setEnabled(flags.variant, "development", true);
-}, 120_000);
+});
 
 afterAll(async () => {
   await ServerOpenFeature.close();
@@ -129,7 +129,7 @@ describe("@openfeature/ofrep-web-provider on @openfeature/web-sdk (frontend toke
     await WebOpenFeature.setContext({ targetingKey: "alice" });
     expect(await waitFor(async () => client.getBooleanDetails(flags.targeted, true).reason === "DISABLED", 15_000, 100)).toBe(true);
     await call(`/api/admin/projects/default/features/${flags.targeted}/environments/development/on`, { method: "POST" });
-  }, 30_000);
+  }, 60_000);
 });
 
 describe("OFREP over HTTP", () => {
