@@ -2,6 +2,7 @@ import { c, routerOptions } from "./common.js";
 import { addonsContract } from "./admin/addons.js";
 import { apiTokensContract } from "./admin/api-tokens.js";
 import { applicationsContract } from "./admin/applications.js";
+import { usageMetricsContract } from "./admin/usage-metrics.js";
 import { changeRequestsContract, projectAccessContract } from "./admin/change-requests.js";
 import { environmentsContract } from "./admin/environments.js";
 import { contextContract } from "./admin/context.js";
@@ -43,6 +44,7 @@ type AdminRoutes = {
   serviceAccounts: typeof serviceAccountsContract;
   actions: typeof actionsContract;
   applications: typeof applicationsContract;
+  usageMetrics: typeof usageMetricsContract;
 };
 // Spelled out so declarations name each slice instead of expanding every route (TS7056).
 const adminRoutes: AdminRoutes = {
@@ -67,6 +69,7 @@ const adminRoutes: AdminRoutes = {
   serviceAccounts: serviceAccountsContract,
   actions: actionsContract,
   applications: applicationsContract,
+  usageMetrics: usageMetricsContract,
 };
 const adminOptions = { ...routerOptions, pathPrefix: "/api/admin" } as const;
 export type AdminContract = ReturnType<typeof c.router<AdminRoutes, "/api/admin", typeof adminOptions>>;

@@ -28,5 +28,7 @@ export * from "./feedback.js";
 export * from "./auth.js";
 export * from "./events.js";
 export * from "./addon-topics.js";
+export * from "./usage-topics.js";
+export * from "./admin/usage-metrics.js";
 export * from "./ofrep.js";
 export * from "./openapi.js";

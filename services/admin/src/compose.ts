@@ -43,6 +43,7 @@ import { createSegmentStore } from "./segments/segment-store.js";
 import { TagService } from "./tags/tag-service.js";
 import { createTagStore } from "./tags/tag-store.js";
 import { registerAdminMetrics } from "./operations/admin-metrics.js";
+import { createUsageMetricsSlice, type UsageMetricsSettings } from "./usage-metrics/usage-slice.js";
 
 export type AdminSettings = Pick<AdminConfig, "INIT_ADMIN_API_TOKENS" | "INIT_CLIENT_API_TOKENS" | "INIT_FRONTEND_API_TOKENS"> &
   Partial<SignalLimitSettings> &
@@ -50,7 +51,8 @@ export type AdminSettings = Pick<AdminConfig, "INIT_ADMIN_API_TOKENS" | "INIT_CL
   Partial<Pick<AdminConfig, "ADDONS_ALLOW_PRIVATE_URLS">> &
   Partial<Pick<AdminConfig, "INIT_ADMIN_USERNAME" | "INIT_ADMIN_PASSWORD" | "PUBLIC_URL" | "SECURE_COOKIES">> &
   Partial<LoginRateLimitSettings> &
-  Partial<EventRetentionSettings>;
+  Partial<EventRetentionSettings> &
+  Partial<UsageMetricsSettings>;
 
 /** Builds the admin service's stores and domain services top-down from the engines it is given. */
 export async function createAdminDeps({
@@ -222,6 +224,13 @@ export async function createAdminDeps({
     logger: logger.child({ module: "snapshots" }),
   });
   unitOfWork.onCommitted((recorded) => snapshotPublisher.notify(recorded));
+  const usageMetrics = await createUsageMetricsSlice({
+    engine: store,
+    bus,
+    clock,
+    logger: logger.child({ module: "usage-metrics" }),
+    retentionHours: settings.CLIENT_METRICS_RETENTION_HOURS,
+  });
   registerAdminMetrics(metrics, {
     outboxBacklog: () => events.outboxBacklog(),
     publishedRevisions: () => snapshotPublisher.publishedRevisions(),
@@ -260,6 +269,7 @@ export async function createAdminDeps({
     changeRequestService,
     projectMembers,
     snapshotPublisher,
+    usageMetrics,
     projectReports,
     signals,
     governance,

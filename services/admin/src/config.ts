@@ -4,6 +4,7 @@ import { platformEnv } from "@vexil/runtime";
 import { signalLimitsEnv } from "./signals/signal-limits.js";
 import { segmentLimitsEnv } from "./segments/segment-limits.js";
 import { defaultAdminPassword, defaultAdminUsername } from "./access/initial-admin.js";
+import { usageMetricsEnv } from "./usage-metrics/usage-slice.js";
 import { loginRateLimitEnv } from "./auth/login-rate-limit.js";
 import { eventRetentionEnv } from "./events/event-retention.js";
 
@@ -11,6 +12,7 @@ export const adminEnv = platformEnv.extend({
   ...signalLimitsEnv.shape,
   ...segmentLimitsEnv.shape,
   ...loginRateLimitEnv.shape,
+  ...usageMetricsEnv.shape,
   ...eventRetentionEnv.shape,
   PORT: envSchemas.port.default(4243),
   /** Seed tokens, comma-separated secrets, as Unleash takes them. */

@@ -76,6 +76,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
   router.use(deps.signals.router());
   router.use(addonRoutes({ addons: deps.addons, access }));
   router.use(clientApplicationRoutes({ applications: deps.clientApplications, access }));
+  router.use(deps.usageMetrics.router(access));
 
   return {
     router,
@@ -117,6 +118,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
       });
       // Before the relay: the delivery service asks for the addons when the first events arrive.
       addonConfigs = serveAddonConfigs(engines.bus, deps.addons);
+      deps.usageMetrics.start();
       relay = startOutboxRelay({ source: events, bus: engines.bus, logger: logger.child({ module: "outbox-relay" }) });
       unitOfWork.onCommitted(() => relay?.poke());
       changeRequestScheduler = startChangeRequestScheduler({
@@ -143,6 +145,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
       await deps.signals.stop();
       await relay?.stop();
       addonConfigs?.unsubscribe();
+      deps.usageMetrics.stop();
       seenFeatures?.unsubscribe();
       clientInstances?.unsubscribe();
       await deps.snapshotPublisher.stop();

@@ -10,6 +10,7 @@ import type { FrontendEvalConfig } from "./config.js";
 import { frontendRoutes } from "./frontend/frontend-routes.js";
 import { ClientInstances } from "./metrics/client-instances.js";
 import { SeenFeatures } from "./metrics/seen-features.js";
+import { UsageCounts } from "./metrics/usage-counts.js";
 import { SnapshotHolder } from "./snapshots/snapshot-holder.js";
 import { apiKeyHeader, ofrepErrors, ofrepRoutes } from "./ofrep/ofrep-routes.js";
 import { registerFrontendEvalMetrics } from "./operations/frontend-eval-metrics.js";
@@ -39,6 +40,7 @@ export async function createFrontendEvalService({
   const streams = new StreamingHub();
   const seen = new SeenFeatures({ bus: engines.bus });
   const instances = new ClientInstances({ bus: engines.bus });
+  const usage = new UsageCounts({ bus: engines.bus, logger: logger.child({ module: "usage-counts" }) });
   const operations = registerFrontendEvalMetrics(metrics, {
     streamingConnections: () => streams.size,
     revisions: () => snapshots.revisions(),
@@ -57,8 +59,8 @@ export async function createFrontendEvalService({
   router.use("/ofrep", apiKeyHeader, authenticateToken, requireTokenType(["frontend", "client"]));
   // Each request goes straight to the routes of its API: leaving an express router that has no
   // match costs a turn of the event loop.
-  const frontend = frontendRoutes({ snapshots, seen, instances });
-  const client = clientRoutes({ snapshots, streams, seen, instances });
+  const frontend = frontendRoutes({ snapshots, seen, instances, usage });
+  const client = clientRoutes({ snapshots, streams, seen, instances, usage });
   const ofrep = ofrepRoutes({ snapshots });
   router.use((req, res, next) =>
     (req.path.startsWith("/api/frontend") ? frontend : req.path.startsWith("/ofrep/") ? ofrep : client)(req, res, next),
@@ -81,6 +83,7 @@ export async function createFrontendEvalService({
     async stop() {
       streams.close();
       seen.stop();
+      await usage.stop();
       instances.stop();
       snapshots.stop();
       sharedTokens.stop();

@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError } from "@vexil/errors";
 import { mountContract } from "@vexil/http";
 import type { ZodError } from "zod";
 import type { ClientInstances } from "../metrics/client-instances.js";
+import type { UsageCounts } from "../metrics/usage-counts.js";
 import { featuresUsed, type SeenFeatures } from "../metrics/seen-features.js";
 import { grantOf } from "../request-scope.js";
 import type { EnvironmentSnapshot } from "../snapshots/environment-snapshot.js";
@@ -34,11 +35,13 @@ export function clientRoutes({
   streams,
   seen,
   instances,
+  usage,
 }: {
   snapshots: SnapshotHolder;
   streams: StreamingHub;
   seen: SeenFeatures;
   instances: ClientInstances;
+  usage: UsageCounts;
 }): Router {
   const router = express.Router();
   const has = (environment: string) => snapshots.has(environment);
@@ -118,6 +121,7 @@ export function clientRoutes({
         const environment = environmentFor(grant, has);
         const used = featuresUsed(body);
         seen.add(environment, used);
+        usage.add(environment, body);
         instances.sentMetrics(body, "backend", { grant, environment, clientIp: req.ip }, used);
         return { status: 202, body: undefined };
       },

@@ -3,6 +3,7 @@ import { frontendContextQuerySchema, frontendContract } from "@vexil/contracts";
 import { ValidationError } from "@vexil/errors";
 import { mountContract } from "@vexil/http";
 import type { ClientInstances } from "../metrics/client-instances.js";
+import type { UsageCounts } from "../metrics/usage-counts.js";
 import { featuresUsed, type SeenFeatures } from "../metrics/seen-features.js";
 import { grantOf } from "../request-scope.js";
 import { environmentFor, scopeFor } from "../snapshots/scope.js";
@@ -14,10 +15,12 @@ export function frontendRoutes({
   snapshots,
   seen,
   instances,
+  usage,
 }: {
   snapshots: SnapshotHolder;
   seen: SeenFeatures;
   instances: ClientInstances;
+  usage: UsageCounts;
 }): Router {
   const router = express.Router();
   const has = (environment: string) => snapshots.has(environment);
@@ -59,6 +62,7 @@ export function frontendRoutes({
         const environment = environmentFor(grant, has);
         const used = featuresUsed(body);
         seen.add(environment, used);
+        usage.add(environment, body);
         instances.sentMetrics(body, "frontend", { grant, environment, clientIp: req.ip }, used);
         return { status: 200, body: undefined };
       },
