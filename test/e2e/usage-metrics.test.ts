@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { Unleash, UnleashEvents } from "unleash-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTokenSecret } from "@vexil/auth";
 import { flagAdmin } from "../src/flag-admin.js";
 import { waitFor } from "../src/servers.js";
+import { tokenSecret } from "../src/tokens.js";
 import { startVexilProcess, type VexilProcess } from "../src/vexil-process.js";
 
 /**
@@ -12,9 +12,9 @@ import { startVexilProcess, type VexilProcess } from "../src/vexil-process.js";
  * flag, the sum of what each SDK reported it sent (the SDK's own `sent` events).
  */
 const tokens = {
-  admin: createTokenSecret({ projects: ["*"], environment: "*" }),
-  client: createTokenSecret({ projects: ["*"], environment: "development" }),
-  frontend: createTokenSecret({ projects: ["*"], environment: "development" }),
+  admin: tokenSecret("*", "*"),
+  client: tokenSecret("*", "development"),
+  frontend: tokenSecret("*", "development"),
 };
 const project = `usage-${randomUUID().slice(0, 6)}`;
 const flags = { inDefault: `usage-default-${randomUUID().slice(0, 4)}`, inFresh: `usage-fresh-${randomUUID().slice(0, 4)}` };
