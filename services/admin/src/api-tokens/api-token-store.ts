@@ -24,9 +24,9 @@ export interface ApiTokenStore {
   /** Inserts a configured token unless one with its secret exists; true when it was added. */
   insertMissing(token: ApiTokenDocument): Promise<boolean>;
   /**
-   * Inserts the admin token a first start creates, unless any token exists or another start
-   * already did (the claim is one document with a fixed id, so two instances starting at once
-   * on an empty database conflict on it); true when it was added.
+   * Inserts the admin token a start without tokens creates, unless a token exists by then; true
+   * when it was added. It writes a guard document too, so two instances starting at once on an
+   * empty database conflict on it and the one that runs again sees the other's token.
    */
   insertFirstAdminToken(token: ApiTokenDocument): Promise<boolean>;
   get(secret: string): Promise<ApiTokenDocument | null>;
@@ -51,7 +51,7 @@ interface TokenSeenDocument {
 export async function createApiTokenStore(engine: StoreEngine): Promise<ApiTokenStore> {
   const tokens: Collection<ApiTokenDocument> = engine.collection<ApiTokenDocument>("api_tokens");
   const seen: Collection<TokenSeenDocument> = engine.collection<TokenSeenDocument>("api_tokens_seen");
-  const claims = engine.collection<{ _id: string; at: Date }>("api_token_claims");
+  const guards = engine.collection<{ _id: string; attempts: number }>("api_token_guards");
   await tokens.createIndex({ tokenName: 1 });
   await tokens.createIndex({ digest: 1 });
 
@@ -78,9 +78,8 @@ export async function createApiTokenStore(engine: StoreEngine): Promise<ApiToken
     },
     insertFirstAdminToken: (token) =>
       engine.withTransaction(async (session) => {
+        await guards.updateOne({ _id: "first-admin-token" }, { $inc: { attempts: 1 } }, { upsert: true, session });
         if ((await tokens.countDocuments({}, { session })) > 0) return false;
-        if (await claims.findOne({ _id: "first-admin-token" }, { session })) return false;
-        await claims.insertOne({ _id: "first-admin-token", at: token.createdAt }, { session });
         await tokens.insertOne(stored(token), { session });
         return true;
       }),

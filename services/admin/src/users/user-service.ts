@@ -180,7 +180,7 @@ export class UserService {
     if ((await this.deps.users.count()) > 0) return false;
     const passwordHash = await hashPassword(password);
     return this.deps.unitOfWork.run(async (tx) => {
-      // Two instances starting at once on an empty database: the claim lets one of them through.
+      // Two instances starting at once on an empty database: the store lets one of them through.
       if (!(await this.deps.users.claimFirstUser(tx.session))) return false;
       const doc: UserDocument = {
         _id: await this.deps.users.nextId(),

@@ -36,9 +36,9 @@ export interface UserStore {
   delete(id: number, session?: StoreSession): Promise<boolean>;
   count(): Promise<number>;
   /**
-   * Claims the creation of the installation's first user, inside the caller's transaction: false
-   * when a user exists or the claim was taken. The claim is one document with a fixed id, so two
-   * admin instances starting at once on an empty database conflict on it and only one goes on.
+   * Whether the caller's transaction may create the first user: true when there is no user. It
+   * also writes a guard document, so two admin instances starting at once on an empty database
+   * conflict on it and the one that runs again sees the other's user.
    */
   claimFirstUser(session: StoreSession): Promise<boolean>;
 }
@@ -49,7 +49,7 @@ const loginsOf = (user: Pick<UserDocument, "username" | "email">): string[] => [
 
 export async function createUserStore(engine: StoreEngine): Promise<UserStore> {
   const users: Collection<StoredUser> = engine.collection("users");
-  const claims = engine.collection<{ _id: string; at: Date }>("user_claims");
+  const guards = engine.collection<{ _id: string; attempts: number }>("user_guards");
   await users.createIndex({ username: 1 });
   await users.createIndex({ email: 1 });
   // Users stored before `logins` existed get it now, so the unique index covers everyone.
@@ -101,10 +101,8 @@ export async function createUserStore(engine: StoreEngine): Promise<UserStore> {
     },
     count: () => users.countDocuments({}),
     async claimFirstUser(session) {
-      if ((await users.countDocuments({}, { session })) > 0) return false;
-      if (await claims.findOne({ _id: "first-user" }, { session })) return false;
-      await claims.insertOne({ _id: "first-user", at: new Date() }, { session });
-      return true;
+      await guards.updateOne({ _id: "first-user" }, { $inc: { attempts: 1 } }, { upsert: true, session });
+      return (await users.countDocuments({}, { session })) === 0;
     },
   };
 }
