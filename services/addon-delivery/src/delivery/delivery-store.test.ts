@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DomainEvent } from "@vexil/contracts";
 import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
 import { DeliveryStore, type DeliveryDocument } from "./delivery-store.js";
@@ -159,5 +159,22 @@ describe("delivery store: retention", () => {
     expect(await store.enqueue(eventNumbered("4"), 4, at(41 * day))).toBe(false);
     expect((await store.logOf(4, { limit: 10, offset: 0 })).map((entry) => entry.state)).toEqual(["success"]);
     expect(await store.logOf(1, { limit: 10, offset: 0 })).toEqual([]);
+  });
+});
+
+describe("delivery store: indexes", () => {
+  it("has an index for every query on the growing deliveries and log: by addon, by state (the sweeper), by age", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "vexil-delivery-indexes-"));
+    const engine = await createEmbeddedEngine({ dir });
+    const created = vi.spyOn(engine.collection("deliveries").constructor.prototype, "createIndex");
+    try {
+      await DeliveryStore.create(engine);
+      const keys = created.mock.calls.map(([spec]) => Object.keys(spec as object).join(","));
+      expect(keys).toEqual(expect.arrayContaining(["addonId,state,seq", "state,addonId", "state,updatedAt", "addonId,_id", "createdAt"]));
+    } finally {
+      created.mockRestore();
+      await engine.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
