@@ -27,7 +27,8 @@ export type SignalsContract = typeof signalsContract;
 /**
  * What signal-ingest needs to know about the endpoints admin owns: names, on/off and the sha256
  * digests of their tokens, never a secret. Admin writes it to the cache under `cacheKey` and
- * announces each change on `changedSubject`; signal-ingest hydrates from the cache at boot.
+ * announces each change on `changedSubject`; signal-ingest hydrates from the cache at boot, and
+ * asks admin on `requestSubject` (request/reply, answered with the list) when the cache lacks it.
  */
 export const sharedSignalEndpointSchema = z.object({
   id: z.number().int(),
@@ -39,6 +40,7 @@ export type SharedSignalEndpoint = z.infer<typeof sharedSignalEndpointSchema>;
 export const sharedSignalEndpoints = {
   cacheKey: "signal-endpoints",
   changedSubject: "signal-endpoints.changed",
+  requestSubject: "signal-endpoints.get",
   schema: z.array(sharedSignalEndpointSchema),
 } as const;
 

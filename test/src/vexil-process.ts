@@ -26,6 +26,8 @@ export const missingBuildMessage = `${gatewayEntry} is missing: the end-to-end t
 export const requestLogDirVariable = "VEXIL_E2E_REQUEST_LOG";
 
 export type ServiceName = "admin" | "frontend-eval" | "signal-ingest" | "addon-delivery";
+/** Every process of the cluster, the gateway included. */
+export type ClusterService = ServiceName | "gateway";
 
 export interface VexilProcessOptions {
   /** `single` (default): the compiled gateway with every service inside; `cluster`: one process per service. */
@@ -56,7 +58,9 @@ export interface VexilProcess {
   /** The requests the process logged as answered (one line each at LOG_LEVEL=info). */
   requests(): LoggedRequest[];
   /** In cluster mode, the process id of one service's process (as the supervisor runs it now). */
-  servicePid(service: ServiceName): number;
+  servicePid(service: ClusterService): number;
+  /** In cluster mode, how many times the supervisor saw each service's process exit so far. */
+  serviceExits(): Record<string, number>;
   /** SIGTERM and wait for exit (SIGKILL after a grace period); removes a data dir created here. */
   stop(): Promise<void>;
   /** SIGKILL the whole process group at once, as a crash would; keeps the data dir. */
@@ -217,6 +221,11 @@ export async function startVexilProcess(options: VexilProcessOptions = {}): Prom
       if (mode !== "cluster") throw new Error("servicePid is for cluster mode");
       const found = execFileSync("pgrep", ["-P", String(spawned.child.pid), "-f", `services/${service}/src/main.ts`], { encoding: "utf8" });
       return Number(found.trim().split("\n")[0]);
+    },
+    serviceExits() {
+      const exits: Record<string, number> = {};
+      for (const [, name] of spawned.output().matchAll(/^\[cluster\] (\S+) exited/gm)) exits[name!] = (exits[name!] ?? 0) + 1;
+      return exits;
     },
     async stop() {
       await stopGroup(spawned);

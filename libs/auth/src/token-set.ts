@@ -28,6 +28,7 @@ export interface TokenSetOptions {
 
 export class TokenSet {
   private byDigest = new Map<string, TokenGrant>();
+  private readonly changeListeners = new Set<() => void>();
 
   constructor(
     private readonly source: TokenGrantSource,
@@ -38,13 +39,32 @@ export class TokenSet {
     this.options.onUse?.(grant);
   }
 
+  /** Reloads every grant; on failure the grants held so far stay in force. */
   async refresh(): Promise<void> {
     const grants = await this.source.loadAll();
     this.byDigest = new Map(grants.map((g) => [g.digest, g]));
+    for (const listener of this.changeListeners) {
+      try {
+        listener();
+      } catch {
+        // A listener's trouble is its own; the reload itself succeeded.
+      }
+    }
   }
 
   lookup(secret: string): TokenGrant | undefined {
     return this.byDigest.get(tokenDigest(secret));
+  }
+
+  /** The grant held now for a token digest, e.g. to check an open stream's token is still good. */
+  grantFor(digest: string): TokenGrant | undefined {
+    return this.byDigest.get(digest);
+  }
+
+  /** Told after every reload, so long-lived connections can drop tokens revoked or narrowed meanwhile. */
+  onChange(listener: () => void): { unsubscribe(): void } {
+    this.changeListeners.add(listener);
+    return { unsubscribe: () => void this.changeListeners.delete(listener) };
   }
 
   get size(): number {

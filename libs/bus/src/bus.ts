@@ -56,7 +56,7 @@ export interface ConsumeOptions {
   concurrency?: number;
   /**
    * NATS only: how long the server waits before redelivering a message whose consumer went away
-   * mid-handling (a live handler keeps its message however long it runs). Default 30 s.
+   * mid-handling (a live handler keeps its message however long it runs). Default 4 s.
    */
   ackWaitMs?: number;
   /**
@@ -83,6 +83,13 @@ export interface Bus {
   publishEvent(subject: string, payload: unknown, options: PublishEventOptions): Promise<PublishEventResult>;
   /** At-least-once delivery to a durable consumer: ack after `handler` resolves, redeliver on throw. */
   consume(durableName: string, filterSubject: string, handler: EventHandler, options?: ConsumeOptions): Promise<Consumer>;
+  /** Resolves while the broker is reachable; rejects, saying since when and why, while it is not. */
+  ping(): Promise<void>;
+  /**
+   * Called each time the connection comes back after a loss (not on the first connect).
+   * Notifications sent while it was away are gone: listeners re-announce and re-read what they follow.
+   */
+  onReconnect(listener: () => void): Subscription;
   /** Stops consumers, then drains the connection. */
   close(): Promise<void>;
 }
@@ -122,7 +129,9 @@ export const defaultConsumeOptions = {
   maxDeliver: 5,
   backoffMs: [1000, 5000, 30000] as Backoff,
   concurrency: 1,
-  ackWaitMs: 30_000,
+  // Short, so a message held by a process that died comes back within seconds; a live handler
+  // renews it every half of this however long it runs.
+  ackWaitMs: 4000,
 };
 
 export const defaultRequestTimeoutMs = 5000;

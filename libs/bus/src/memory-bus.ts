@@ -276,6 +276,13 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
       };
     },
 
+    async ping() {
+      assertOpen();
+    },
+
+    // In one process there is no connection to lose.
+    onReconnect: () => ({ unsubscribe() {} }),
+
     async close() {
       if (closed) return;
       closed = true;

@@ -26,6 +26,8 @@ export function namespacedBus(inner: Bus, namespace: string): Bus {
           ? { onDeadLetter: (msg, err) => options.onDeadLetter!({ ...msg, subject: strip(msg.subject) }, err) }
           : {}),
       }),
+    ping: () => inner.ping(),
+    onReconnect: (listener) => inner.onReconnect(listener),
     close: () => inner.close(),
   };
 }

@@ -2,7 +2,7 @@ import {
   AckPolicy,
   DeliverPolicy,
   ErrorCode,
-  type Consumer as JsConsumer,
+  type ConsumerMessages,
   type JetStreamManager,
   type JsMsg,
   type NatsConnection,
@@ -40,6 +40,8 @@ export interface NatsBusOptions {
   duplicateWindowMs?: number;
   /** Copies of the stream kept by a NATS cluster (applies when the stream is created). Default 1. */
   streamReplicas?: number;
+  /** Wait between reconnect attempts (jittered); attempts never stop. Default 1000 ms. */
+  reconnectWaitMs?: number;
 }
 
 /** JetStream API error codes (nats-server `jserrors`). */
@@ -56,12 +58,20 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   if (streamSubjects.length === 0) throw new TypeError("streamSubjects must name at least one subject");
   streamSubjects.forEach((s) => assertSubject(s, { wildcards: true }));
 
-  const nc = await connect({ servers: options.servers, name: options.name });
+  const nc = await connect({
+    servers: options.servers,
+    name: options.name,
+    // A broker outage of any length is waited out: the default gives up after ten attempts.
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: options.reconnectWaitMs ?? 1000,
+    // A broker that stops answering without closing the socket is noticed within about 15 s.
+    pingInterval: 5000,
+    maxPingOut: 3,
+  });
   try {
     const jsm = await nc.jetstreamManager();
     await ensureStream(jsm, streamName, streamSubjects, options.duplicateWindowMs ?? 120_000, options.streamReplicas ?? 1);
-    logStatus(nc, logger);
-    return natsBus(nc, jsm, streamName, logger);
+    return natsBus(nc, jsm, streamName, logger, watchConnection(nc, logger));
   } catch (err) {
     await nc.close();
     throw err;
@@ -85,24 +95,58 @@ async function ensureStream(jsm: JetStreamManager, name: string, subjects: strin
   }
 }
 
-function logStatus(nc: NatsConnection, logger: BusLogger) {
-  void (async () => {
-    for await (const status of nc.status()) {
-      if (status.type === "disconnect" || status.type === "error")
-        logger.warn({ status: status.type, data: String(status.data) }, "nats connection problem");
-      else if (status.type === "reconnect") logger.info({ data: String(status.data) }, "nats reconnected");
-    }
-  })();
+/** Whether the connection is up, since when it is down, and who to tell when it comes back. */
+interface ConnectionWatch {
+  /** Undefined while connected; otherwise when the connection was lost. */
+  downSince(): Date | undefined;
+  readonly reconnectListeners: Set<() => void>;
 }
 
-function natsBus(nc: NatsConnection, jsm: JetStreamManager, streamName: string, logger: BusLogger): Bus {
+function watchConnection(nc: NatsConnection, logger: BusLogger): ConnectionWatch {
+  let downSince: Date | undefined;
+  let attempts = 0;
+  const reconnectListeners = new Set<() => void>();
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === "disconnect") {
+        downSince ??= new Date();
+        attempts = 0;
+        logger.warn({ data: String(status.data) }, "nats connection lost; reconnecting until it is back");
+      } else if (status.type === "reconnecting") {
+        attempts++;
+        // One line a minute or so while the broker stays away, not one per attempt.
+        if (attempts % 60 === 0) logger.warn({ attempts, downSince }, "nats still unreachable");
+      } else if (status.type === "reconnect") {
+        logger.info({ data: String(status.data), downSince }, "nats reconnected");
+        downSince = undefined;
+        for (const listener of reconnectListeners) {
+          try {
+            listener();
+          } catch (err) {
+            logger.error({ err }, "a reconnect listener failed");
+          }
+        }
+      } else if (status.type === "error") {
+        logger.warn({ data: String(status.data) }, "nats connection problem");
+      }
+    }
+  })();
+  return { downSince: () => downSince, reconnectListeners };
+}
+
+function natsBus(nc: NatsConnection, jsm: JetStreamManager, streamName: string, logger: BusLogger, watch: ConnectionWatch): Bus {
   const js = nc.jetstream();
   const consumers = new Set<Consumer>();
 
   return {
     publish(subject, payload) {
       assertSubject(subject, { wildcards: false });
-      nc.publish(subject, encode(payload));
+      try {
+        nc.publish(subject, encode(payload));
+      } catch (err) {
+        // A notification is fire-and-forget: a closed or overfull connection loses it, as an outage would.
+        logger.warn({ err, subject }, "notification not sent");
+      }
     },
 
     subscribe(pattern, handler) {
@@ -141,13 +185,21 @@ function natsBus(nc: NatsConnection, jsm: JetStreamManager, streamName: string, 
         callback: (err, msg) => {
           if (err) return logger.error({ err, subject: pattern }, "reply subscription failed");
           let payload: unknown;
+          const respond = (envelope: ReplyEnvelope) => {
+            try {
+              msg.respond(encode(envelope));
+            } catch (respondErr) {
+              // The connection went while the handler ran; the requester times out and asks again.
+              logger.debug({ err: respondErr, subject: msg.subject }, "reply not sent");
+            }
+          };
           try {
             payload = msg.json();
           } catch {
-            msg.respond(encode({ ok: false, error: { name: "TypeError", message: "request payload is not JSON" } }));
+            respond({ ok: false, error: { name: "TypeError", message: "request payload is not JSON" } });
             return;
           }
-          void runReplyHandler(handler, payload, msg.subject).then((envelope) => msg.respond(encode(envelope)));
+          void runReplyHandler(handler, payload, msg.subject).then(respond);
         },
       });
       return { unsubscribe: () => sub.unsubscribe() };
@@ -164,8 +216,11 @@ function natsBus(nc: NatsConnection, jsm: JetStreamManager, streamName: string, 
       assertSubject(filterSubject, { wildcards: true });
       if (!durableName) throw new TypeError("consume needs a durable name");
       const resolved = { ...resolveConsumeOptions(consumeOptions), onDeadLetter: consumeOptions?.onDeadLetter };
-      await ensureConsumer(jsm, streamName, durableName, filterSubject, resolved);
-      const consumer = await runConsumer(nc, durableName, await js.consumers.get(streamName, durableName), handler, resolved, logger);
+      const setUp = async () => {
+        await ensureConsumer(jsm, streamName, durableName, filterSubject, resolved);
+        return (await js.consumers.get(streamName, durableName)).consume({ max_messages: resolved.concurrency });
+      };
+      const consumer = await runConsumer(nc, durableName, await setUp(), setUp, handler, resolved, logger);
       const tracked: Consumer = {
         async stop() {
           consumers.delete(tracked);
@@ -176,10 +231,21 @@ function natsBus(nc: NatsConnection, jsm: JetStreamManager, streamName: string, 
       return tracked;
     },
 
+    async ping() {
+      const since = watch.downSince();
+      if (nc.isClosed()) throw new Error("NATS connection is closed");
+      if (since) throw new Error(`NATS unreachable since ${since.toISOString()}; reconnecting`);
+    },
+
+    onReconnect(listener) {
+      watch.reconnectListeners.add(listener);
+      return { unsubscribe: () => void watch.reconnectListeners.delete(listener) };
+    },
+
     async close() {
       if (nc.isClosed()) return;
       await Promise.allSettled([...consumers].map((c) => c.stop()));
-      await nc.drain();
+      await nc.drain().catch(() => nc.close());
     },
   };
 }
@@ -225,33 +291,61 @@ async function ensureConsumer(
   }
 }
 
+/**
+ * Fetches and handles messages until stopped. Should the message iterator end or fail on its own
+ * (the broker lost the consumer, or a long outage wore the pull down), the consumer is set up
+ * again, with backoff, for as long as it takes.
+ */
 async function runConsumer(
   nc: NatsConnection,
   durableName: string,
-  consumer: JsConsumer,
+  first: ConsumerMessages,
+  setUp: () => Promise<ConsumerMessages>,
   handler: EventHandler,
   options: ResolvedConsumeOptions,
   logger: BusLogger,
 ): Promise<Consumer> {
-  const messages = await consumer.consume({ max_messages: options.concurrency });
+  let messages = first;
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
+  let wakeUp: (() => void) | undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wakeUp = () => (clearTimeout(timer), resolve());
+    });
+
+  const drain = async () => {
+    for await (const m of messages) {
+      // Already fetched but not started: hand it back for immediate redelivery.
+      if (stopping) {
+        m.nak();
+        continue;
+      }
+      const run = handleMessage(m, handler, options, logger);
+      inFlight.add(run);
+      void run.finally(() => inFlight.delete(run));
+      while (inFlight.size >= options.concurrency) await Promise.race(inFlight);
+    }
+  };
 
   const loop = (async () => {
-    try {
-      for await (const m of messages) {
-        // Already fetched but not started: hand it back for immediate redelivery.
-        if (stopping) {
-          m.nak();
-          continue;
-        }
-        const run = handleMessage(m, handler, options, logger);
-        inFlight.add(run);
-        void run.finally(() => inFlight.delete(run));
-        while (inFlight.size >= options.concurrency) await Promise.race(inFlight);
+    for (let restarts = 0; ; restarts++) {
+      try {
+        await drain();
+        if (!stopping) logger.warn({ consumer: durableName }, "consumer stopped fetching; setting it up again");
+      } catch (err) {
+        if (!stopping) logger.error({ err, consumer: durableName }, "consumer failed; setting it up again");
       }
-    } catch (err) {
-      logger.error({ err, consumer: durableName }, "consumer stopped on error");
+      if (stopping) return;
+      await pause(Math.min(500 * 2 ** Math.min(restarts, 5), 15_000));
+      if (stopping) return;
+      try {
+        messages = await setUp();
+        restarts = -1;
+      } catch (err) {
+        logger.warn({ err, consumer: durableName }, "consumer could not be set up yet; retrying");
+      }
     }
   })();
 
@@ -260,10 +354,11 @@ async function runConsumer(
       if (stopping) return loop;
       stopping = true;
       messages.stop();
+      wakeUp?.();
       await loop;
       await Promise.allSettled([...inFlight]);
       // Acks, naks and terms are fire-and-forget: make sure they reached the server.
-      if (!nc.isClosed()) await nc.flush();
+      if (!nc.isClosed()) await nc.flush().catch(() => undefined);
     },
   };
 }

@@ -18,6 +18,12 @@ export interface Cache {
   incrementWindow(key: string, windowMs: number): Promise<number>;
   /** Rejects when the cache cannot answer. */
   ping(): Promise<void>;
+  /**
+   * Called each time the cache answers again after a loss of connection (not on the first
+   * connect). A cache server that restarted may have lost everything: owners write again what
+   * they keep there, readers check that it is whole.
+   */
+  onReconnect(listener: () => void): { unsubscribe(): void };
   close(): Promise<void>;
 }
 

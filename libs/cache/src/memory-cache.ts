@@ -72,6 +72,8 @@ export function createMemoryCache(): Cache {
       write(key, { value: String(count), expiresAt: entry?.expiresAt ?? Date.now() + windowMs });
       return count;
     },
+    // In one process there is no connection to lose.
+    onReconnect: () => ({ unsubscribe() {} }),
     async ping() {
       assertOpen();
     },

@@ -1,9 +1,11 @@
 import { type RedisClientType, createClient } from "redis";
 import { type Cache, assertKey, assertValue, assertWindow, decodeJson, encodeJson, ttlMs } from "./cache.js";
+import { createMemoryCache } from "./memory-cache.js";
 
-/** Pino-compatible; only warnings are logged (connection trouble). */
+/** Pino-compatible; only connection trouble and its end are logged. */
 export interface CacheLogger {
   warn(obj: object, msg?: string): void;
+  info?(obj: object, msg?: string): void;
 }
 
 export interface RedisCacheOptions {
@@ -26,19 +28,42 @@ export interface RedisCache extends Cache {
 
 /**
  * Connects before resolving and rejects if Redis is unreachable at start, so a service fails fast
- * instead of hanging; once connected, it reconnects with backoff (commands fail meanwhile).
+ * instead of hanging; once connected, it reconnects with backoff for as long as it takes. Commands
+ * fail at once while Redis is away (none waits in a queue for its return), except the rate-limit
+ * windows, which go on counting in this process meanwhile.
  */
 export async function createRedisCache({ url, keyPrefix = "", logger }: RedisCacheOptions): Promise<RedisCache> {
   let everReady = false;
+  let downSince: Date | undefined;
+  const reconnectListeners = new Set<() => void>();
+  const localWindows = createMemoryCache();
   const client: RedisClient = createClient({
     url,
+    disableOfflineQueue: true,
     socket: {
       reconnectStrategy: (retries, cause) =>
-        everReady ? Math.min(100 * 2 ** retries, 5000) : new Error(`Redis not reachable at ${redactUrl(url)}: ${cause.message}`),
+        everReady ? Math.min(100 * 2 ** retries, 2000) : new Error(`Redis not reachable at ${redactUrl(url)}: ${cause.message}`),
     },
   });
-  client.on("error", (err: unknown) => logger?.warn({ err }, "redis connection error"));
-  client.on("ready", () => (everReady = true));
+  client.on("error", (err: unknown) => {
+    if (downSince) return;
+    downSince = new Date();
+    logger?.warn({ err }, "redis connection lost; reconnecting until it is back");
+  });
+  client.on("ready", () => {
+    const reconnected = everReady;
+    everReady = true;
+    if (!reconnected) return;
+    logger?.info?.({ downSince }, "redis reconnected");
+    downSince = undefined;
+    for (const listener of reconnectListeners) {
+      try {
+        listener();
+      } catch (err) {
+        logger?.warn({ err }, "a redis reconnect listener failed");
+      }
+    }
+  });
   await client.connect();
 
   const k = (key: string) => {
@@ -69,14 +94,27 @@ export async function createRedisCache({ url, keyPrefix = "", logger }: RedisCac
     async incrementWindow(key, windowMs) {
       assertWindow(windowMs);
       const fullKey = k(key);
-      // One transaction: the counter never exists without its expiry. NX keeps the window fixed.
-      const [count] = await client.multi().incr(fullKey).pExpire(fullKey, windowMs, "NX").exec();
-      return Number(count);
+      if (client.isReady) {
+        try {
+          // One transaction: the counter never exists without its expiry. NX keeps the window fixed.
+          const [count] = await client.multi().incr(fullKey).pExpire(fullKey, windowMs, "NX").exec();
+          return Number(count);
+        } catch (err) {
+          if (client.isReady) throw err;
+        }
+      }
+      return localWindows.incrementWindow(fullKey, windowMs);
     },
     async ping() {
+      if (!client.isReady) throw new Error(`Redis unreachable${downSince ? ` since ${downSince.toISOString()}` : ""}; reconnecting`);
       await client.ping();
     },
+    onReconnect(listener) {
+      reconnectListeners.add(listener);
+      return { unsubscribe: () => void reconnectListeners.delete(listener) };
+    },
     async close() {
+      await localWindows.close();
       if (client.isOpen) await client.close();
     },
   };

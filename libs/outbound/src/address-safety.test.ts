@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { nonPublicAddressReason, targetUrlProblem } from "./address-safety.js";
 
@@ -51,5 +52,49 @@ describe("targetUrlProblem", () => {
 
   it("accepts private addresses when allowed", () => {
     expect(targetUrlProblem("http://127.0.0.1:8080/hook", { allowPrivate: true })).toBeUndefined();
+  });
+});
+
+/** IPv4 addresses no outbound request may reach, drawn from each non-public range. */
+const privateIpv4 = fc.oneof(
+  fc.tuple(fc.constant(127), fc.nat(255), fc.nat(255), fc.nat(255)),
+  fc.tuple(fc.constant(10), fc.nat(255), fc.nat(255), fc.nat(255)),
+  fc.tuple(fc.constant(172), fc.integer({ min: 16, max: 31 }), fc.nat(255), fc.nat(255)),
+  fc.tuple(fc.constant(192), fc.constant(168), fc.nat(255), fc.nat(255)),
+  fc.tuple(fc.constant(169), fc.constant(254), fc.nat(255), fc.nat(255)),
+  fc.tuple(fc.constant(100), fc.integer({ min: 64, max: 127 }), fc.nat(255), fc.nat(255)),
+  fc.tuple(fc.constant(0), fc.nat(255), fc.nat(255), fc.nat(255)),
+);
+const hex = (a: number, b: number) => ((a << 8) | b).toString(16);
+
+/** Every IPv6 notation that embeds an IPv4 address. */
+const embeddings: Record<string, (v4: number[]) => string> = {
+  "IPv4-mapped": ([a, b, c, d]) => `::ffff:${a}.${b}.${c}.${d}`,
+  "IPv4-mapped, hex": ([a, b, c, d]) => `::ffff:${hex(a!, b!)}:${hex(c!, d!)}`,
+  "IPv4-compatible": ([a, b, c, d]) => `::${a}.${b}.${c}.${d}`,
+  "IPv4-compatible, hex": ([a, b, c, d]) => `::${hex(a!, b!)}:${hex(c!, d!)}`,
+  SIIT: ([a, b, c, d]) => `::ffff:0:${a}.${b}.${c}.${d}`,
+  NAT64: ([a, b, c, d]) => `64:ff9b::${a}.${b}.${c}.${d}`,
+  "NAT64 local-use": ([a, b, c, d]) => `64:ff9b:1::${a}.${b}.${c}.${d}`,
+  "6to4": ([a, b, c, d]) => `2002:${hex(a!, b!)}:${hex(c!, d!)}::1`,
+  "Teredo client": ([a, b, c, d]) => `2001:0:4136:e378:8000:63bf:${hex(a! ^ 0xff, b! ^ 0xff)}:${hex(c! ^ 0xff, d! ^ 0xff)}`,
+  "Teredo server": ([a, b, c, d]) => `2001:0:${hex(a!, b!)}:${hex(c!, d!)}::1`,
+};
+
+describe("IPv6 forms of private IPv4 addresses", () => {
+  it.each(Object.entries(embeddings))("refuses every private address written %s, as an address and as a URL", (_form, embed) => {
+    fc.assert(
+      fc.property(privateIpv4, (v4) => {
+        const address = embed(v4);
+        expect(nonPublicAddressReason(address), address).toBeDefined();
+        expect(targetUrlProblem(`http://[${address}]:8080/hook`, { allowPrivate: false }), address).toBeDefined();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("judges an IPv4-mapped public address as the public address it is", () => {
+    expect(nonPublicAddressReason("::ffff:8.8.8.8")).toBeUndefined();
+    expect(nonPublicAddressReason("::127.0.0.1")).toMatch(/loopback \(127\.0\.0\.1, written as IPv6\)/);
   });
 });

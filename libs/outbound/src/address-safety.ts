@@ -16,13 +16,46 @@ const rangeNames: Record<string, string> = {
   carrierGradeNat: "a shared (carrier-grade NAT) address",
 };
 
-/** Why an IP address may not be the target of an outbound request, or undefined for a public unicast one. */
-export function nonPublicAddressReason(address: string): string | undefined {
-  if (!ipaddr.isValid(address)) return undefined;
-  // IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address it carries.
-  const range = ipaddr.process(address).range();
+/**
+ * The IPv4 addresses an IPv6 address carries, in every form that routes (or may be translated) to
+ * them: IPv4-mapped (`::ffff:a.b.c.d`), IPv4-compatible (`::a.b.c.d`), SIIT (`::ffff:0:a.b.c.d`),
+ * NAT64 (`64:ff9b::/96` and the local-use `64:ff9b:1::/48`), 6to4 (`2002:aabb:ccdd::/48`) and
+ * Teredo (`2001:0::/32`: its server, and its client with the bits inverted).
+ */
+export function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4[] {
+  const p = address.parts;
+  const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  const zeros = (count: number) => p.slice(0, count).every((part) => part === 0);
+  if (zeros(5) && p[5] === 0xffff) return [v4(p[6]!, p[7]!)];
+  // `::` and `::1` are the unspecified and loopback addresses, not IPv4-compatible ones.
+  if (zeros(6) && (p[6] !== 0 || p[7]! > 1)) return [v4(p[6]!, p[7]!)];
+  if (zeros(4) && p[4] === 0xffff && p[5] === 0) return [v4(p[6]!, p[7]!)];
+  if (p[0] === 0x64 && p[1] === 0xff9b) return p[2] === 1 ? [v4(p[3]!, p[4]!), v4(p[6]!, p[7]!)] : [v4(p[6]!, p[7]!)];
+  if (p[0] === 0x2002) return [v4(p[1]!, p[2]!)];
+  if (p[0] === 0x2001 && p[1] === 0) return [v4(p[2]!, p[3]!), v4(p[6]! ^ 0xffff, p[7]! ^ 0xffff)];
+  return [];
+}
+
+function rangeReason(range: string): string | undefined {
   if (range === "unicast") return undefined;
   return rangeNames[range] ?? `a ${range} address`;
+}
+
+/**
+ * Why an IP address may not be the target of an outbound request, or undefined for a public
+ * unicast one. The one classifier for every check (at save and at delivery): an IPv6 address that
+ * embeds an IPv4 one is judged by that too, so no notation of a private address slips through.
+ */
+export function nonPublicAddressReason(address: string): string | undefined {
+  if (!ipaddr.isValid(address)) return undefined;
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv6") {
+    for (const inner of embeddedIpv4(parsed as ipaddr.IPv6)) {
+      const reason = rangeReason(inner.range());
+      if (reason) return `${reason} (${inner.toString()}, written as IPv6)`;
+    }
+  }
+  return rangeReason(ipaddr.process(address).range());
 }
 
 /** A refusal of the target itself: retrying cannot help, so the delivery fails at once. */

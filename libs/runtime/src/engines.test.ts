@@ -53,7 +53,7 @@ describe("a service that keeps nothing durable", () => {
     const engines = await openEngines(loadConfig(platformEnv, { DATA_DIR: dir }), "frontend-eval", logger, { store: false });
     try {
       expect("store" in engines).toBe(false);
-      expect(engineReadiness(engines).map((check) => check.name)).toEqual(["cache"]);
+      expect(engineReadiness(engines).map((check) => check.name)).toEqual(["bus", "cache"]);
       expect(await readdir(dir)).toEqual([]);
     } finally {
       await closeEngines(engines);

@@ -42,8 +42,16 @@ export interface Engines {
 /** The engines of a service that keeps nothing durable (frontend-eval): it neither opens nor waits for a store. */
 export type EnginesWithoutStore = Omit<Engines, "store">;
 
-/** Readiness probes for a service's engines; `label` tells apart several services in one process. */
-export function engineReadiness({ store, cache }: { store?: StoreEngine; cache: Cache }, label?: string): ReadinessCheck[] {
+/**
+ * Readiness probes for a service's engines: each names what is down and since when. A service
+ * keeps serving what it can meanwhile (admin takes writes, frontend-eval answers from memory).
+ * `label` tells apart several services in one process.
+ */
+export function engineReadiness({ store, bus, cache }: { store?: StoreEngine; bus: Bus; cache: Cache }, label?: string): ReadinessCheck[] {
   const name = (engine: string) => (label ? `${engine}:${label}` : engine);
-  return [...(store ? [{ name: name("store"), check: () => store.ping() }] : []), { name: name("cache"), check: () => cache.ping() }];
+  return [
+    ...(store ? [{ name: name("store"), check: () => store.ping() }] : []),
+    { name: name("bus"), check: () => bus.ping() },
+    { name: name("cache"), check: () => cache.ping() },
+  ];
 }

@@ -1,10 +1,15 @@
-import { TokenSet, type TokenGrant } from "@vexil/auth";
+import { TokenSet, type TokenGrant, type TokenGrantSource } from "@vexil/auth";
 import type { Bus, Subscription } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
+import type { ReadinessCheck } from "@vexil/http";
+import type { Logger } from "@vexil/logger";
+import { z } from "zod";
 
 /** Where the owner of API tokens (admin) shares the grants and announces changes. */
 export const tokenGrantsKey = "tokens:grants";
 export const tokenGrantsChanged = "tokens.changed";
+/** Request/reply: the owner answers with every grant, for a reader that found the cache without them. */
+export const tokenGrantsRequest = "tokens.grants";
 /** Every service reports which tokens it admitted (digests only, batched) so admin can set `seenAt`. */
 export const tokensSeen = "tokens.seen";
 
@@ -12,47 +17,115 @@ export interface TokensSeen {
   digests: string[];
 }
 
-/** Admin side: replace the shared grants, then tell every service to reload. */
+const tokenGrantSchema = z.object({
+  digest: z.string(),
+  tokenName: z.string(),
+  type: z.enum(["admin", "client", "frontend"]),
+  environment: z.string(),
+  projects: z.array(z.string()),
+  expiresAt: z.string().nullable(),
+  userId: z.number().optional(),
+});
+export const tokenGrantsSchema = z.array(tokenGrantSchema);
+
+/**
+ * Admin side: replace the shared grants, then tell every service to reload. The announcement goes
+ * out even when the cache is away: readers then ask the owner directly.
+ */
 export async function publishTokenGrants(cache: Cache, bus: Bus, grants: TokenGrant[]): Promise<void> {
-  await cache.setJson(tokenGrantsKey, grants);
-  bus.publish(tokenGrantsChanged, { count: grants.length });
+  try {
+    await cache.setJson(tokenGrantsKey, grants);
+  } finally {
+    bus.publish(tokenGrantsChanged, { count: grants.length });
+  }
+}
+
+/**
+ * Reader side: the grants from the cache, or, when the cache does not have them (a Redis that
+ * restarted empty) or does not answer, from the owner over the bus. Never an empty set for a
+ * missing one: that would lock every SDK out.
+ */
+export function sharedTokenGrants(cache: Cache, bus: Bus, { requestTimeoutMs = 3000 } = {}): TokenGrantSource {
+  return {
+    async loadAll() {
+      const cached = await cache.getJson(tokenGrantsKey).catch(() => null);
+      const parsed = tokenGrantsSchema.safeParse(cached);
+      if (cached !== null && parsed.success) return parsed.data;
+      return tokenGrantsSchema.parse(await bus.request(tokenGrantsRequest, {}, { timeoutMs: requestTimeoutMs }));
+    },
+  };
 }
 
 export interface SharedTokenSet {
   tokens: TokenSet;
+  /** Not ready until the grants were loaded once. */
+  readiness: ReadinessCheck;
   stop(): void;
 }
 
 /**
- * Consumer side: a token set filled from the cache and reloaded on every announced change. Tokens
- * it admits are reported on `tokens.seen` at most once per `reportUseEveryMs`.
+ * A token set filled from `source` (by default the shared grants) and reloaded on every announced
+ * change and whenever the bus or the cache comes back after an outage (announcements sent meanwhile
+ * are lost). A failed load keeps the grants held and is retried until one succeeds. Tokens it
+ * admits are reported on `tokens.seen` at most once per `reportUseEveryMs`.
  */
 export async function openSharedTokenSet(
   cache: Cache,
   bus: Bus,
-  { reportUseEveryMs = 1000 }: { reportUseEveryMs?: number } = {},
+  {
+    reportUseEveryMs = 1000,
+    retryEveryMs = 2000,
+    source = sharedTokenGrants(cache, bus),
+    logger,
+  }: { reportUseEveryMs?: number; retryEveryMs?: number; source?: TokenGrantSource; logger?: Logger } = {},
 ): Promise<SharedTokenSet> {
   const used = new Set<string>();
   const reportUse = () => {
     if (used.size === 0) return;
     const report: TokensSeen = { digests: [...used] };
     used.clear();
-    bus.publish(tokensSeen, report);
+    try {
+      bus.publish(tokensSeen, report);
+    } catch (err) {
+      logger?.warn({ err }, "could not report token use");
+    }
   };
-  const tokens = new TokenSet(
-    { loadAll: async () => (await cache.getJson<TokenGrant[]>(tokenGrantsKey)) ?? [] },
-    { onUse: (grant) => used.add(grant.digest) },
-  );
-  const subscription: Subscription = bus.subscribe(tokenGrantsChanged, () => tokens.refresh());
+  const tokens = new TokenSet(source, { onUse: (grant) => used.add(grant.digest) });
+  let loaded = false;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  const reload = async (): Promise<void> => {
+    clearTimeout(retry);
+    try {
+      await tokens.refresh();
+      loaded = true;
+    } catch (err) {
+      logger?.warn({ err }, "could not load the API token grants; keeping the ones held and retrying");
+      if (!stopped) retry = setTimeout(() => void reload(), retryEveryMs);
+    }
+  };
+  const subscriptions: Subscription[] = [
+    bus.subscribe(tokenGrantsChanged, () => reload()),
+    bus.onReconnect(() => void reload()),
+    cache.onReconnect(() => void reload()),
+  ];
   const timer = setInterval(reportUse, reportUseEveryMs);
   timer.unref();
-  await tokens.refresh();
+  await reload();
   return {
     tokens,
+    readiness: {
+      name: "tokens",
+      check: async () => {
+        if (!loaded) throw new Error("API token grants not loaded yet");
+      },
+    },
     stop: () => {
+      stopped = true;
+      clearTimeout(retry);
       clearInterval(timer);
       reportUse();
-      subscription.unsubscribe();
+      for (const subscription of subscriptions) subscription.unsubscribe();
     },
   };
 }

@@ -27,7 +27,7 @@ export class AddonConfigs {
   private addons: AddonConfig[] | null = null;
   /** Fetches run one after another, so a later fetch never loses to an earlier, slower one. */
   private chain: Promise<unknown> = Promise.resolve();
-  private subscription: Subscription | undefined;
+  private subscriptions: Subscription[] = [];
 
   constructor(
     private readonly bus: Bus,
@@ -35,9 +35,9 @@ export class AddonConfigs {
   ) {}
 
   start(): void {
-    this.subscription = this.bus.subscribe(addonTopics.changed.subject, () => {
-      this.refresh().catch((err) => this.log.warn({ err }, "could not refresh addon configurations"));
-    });
+    const refresh = () => void this.refresh().catch((err) => this.log.warn({ err }, "could not refresh addon configurations"));
+    // Change notices sent while NATS was away are lost: fetch again once it is back.
+    this.subscriptions = [this.bus.subscribe(addonTopics.changed.subject, refresh), this.bus.onReconnect(refresh)];
     // At a cluster start admin may come up after this service: not an error, the list is fetched
     // again with the first event and on every change admin announces.
     this.refresh().catch((err: unknown) =>
@@ -46,7 +46,7 @@ export class AddonConfigs {
   }
 
   stop(): void {
-    this.subscription?.unsubscribe();
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
   }
 
   /** Fetches the list from admin; rejects when admin does not answer. */

@@ -8,6 +8,7 @@ import { addonBusClient } from "./addons/addon-bus.js";
 import { AddonService } from "./addons/addon-service.js";
 import { createAddonStore } from "./addons/addon-store.js";
 import { createApiTokenStore } from "./api-tokens/api-token-store.js";
+import { toGrant } from "./api-tokens/token-grants.js";
 import { ClientApplicationService } from "./client-applications/client-application-service.js";
 import { createClientApplicationStore } from "./client-applications/client-application-store.js";
 import type { AdminConfig } from "./config.js";
@@ -85,7 +86,11 @@ export async function createAdminDeps({
     tags: await createTagStore(store),
     clientApplications: await createClientApplicationStore(store),
   };
-  const sharedTokens = await openSharedTokenSet(cache, bus);
+  // Admin owns the tokens: its own set reads them from its store, never from the cache.
+  const sharedTokens = await openSharedTokenSet(cache, bus, {
+    source: { loadAll: async () => (await stores.apiTokens.list()).map(toGrant) },
+    logger: logger.child({ module: "tokens" }),
+  });
   // Flag reads for the segment, tag, context and strategy slices (archived flags included);
   // FeatureService is built below, from what these slices offer it.
   const flagReader: FeatureReader = { listAll: () => featureService.list(), find: (name) => featureService.find(name) };

@@ -1,6 +1,7 @@
 import express from "express";
 import { apiTokenAuthenticator, authenticate, requireTokenType } from "@vexil/auth";
 import { startOutboxRelay, type OutboxRelay, type Subscription } from "@vexil/bus";
+import { snapshotRepublish } from "@vexil/contracts";
 import { startRetention, type Retention, type VexilService } from "@vexil/runtime";
 import { addonRoutes } from "./addons/addon-routes.js";
 import { serveAddonConfigs } from "./addons/addon-bus.js";
@@ -37,6 +38,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
   let seenFeatures: ReturnType<typeof consumeSeenFeatures> | undefined;
   let clientInstances: Subscription | undefined;
   let addonConfigs: Subscription | undefined;
+  let resync: Array<{ unsubscribe(): void }> = [];
   let createdAdminSecret: string | undefined;
   let changeRequestScheduler: ChangeRequestScheduler | undefined;
   let eventRetention: Retention | undefined;
@@ -80,7 +82,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
 
   return {
     router,
-    readiness: [],
+    readiness: [sharedTokens.readiness],
     get createdAdminSecret() {
       return createdAdminSecret;
     },
@@ -105,6 +107,17 @@ export function createAdminService(deps: AdminDeps): AdminService {
       createdAdminSecret = seeded.createdAdminSecret;
       await deps.governance.apiTokens.share();
       await deps.snapshotPublisher.start();
+      const republish = () =>
+        void deps.snapshotPublisher.republish().catch((err: unknown) => logger.warn({ err }, "rewriting the snapshots failed"));
+      resync = [
+        // A frontend-eval that found the cache without whole snapshots asks for them here.
+        engines.bus.reply(snapshotRepublish.subject, async () => ({ environments: await deps.snapshotPublisher.republish() }), {
+          queue: "admin",
+        }),
+        // Snapshot announcements sent while NATS was away are lost; a Redis that restarted lost the snapshots.
+        engines.bus.onReconnect(republish),
+        engines.cache.onReconnect(republish),
+      ];
       seenFeatures = consumeSeenFeatures({
         bus: engines.bus,
         features: deps.featureService,
@@ -146,6 +159,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
       await relay?.stop();
       addonConfigs?.unsubscribe();
       deps.usageMetrics.stop();
+      for (const subscription of resync) subscription.unsubscribe();
       seenFeatures?.unsubscribe();
       clientInstances?.unsubscribe();
       await deps.snapshotPublisher.stop();

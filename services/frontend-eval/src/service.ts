@@ -34,10 +34,12 @@ export async function createFrontendEvalService({
   logger,
   metrics = new Registry(),
 }: FrontendEvalDeps): Promise<VexilService> {
-  const sharedTokens = await openSharedTokenSet(engines.cache, engines.bus);
+  const sharedTokens = await openSharedTokenSet(engines.cache, engines.bus, { logger: logger.child({ module: "tokens" }) });
   const authenticateToken = authenticate([apiTokenAuthenticator(sharedTokens.tokens)]);
   const snapshots = new SnapshotHolder({ cache: engines.cache, bus: engines.bus, logger: logger.child({ module: "snapshots" }) });
   const streams = new StreamingHub();
+  // A revoked, narrowed or expired token loses its open streams at once, not at the next reconnect.
+  const tokenChanges = sharedTokens.tokens.onChange(() => streams.revalidate((digest) => sharedTokens.tokens.grantFor(digest)));
   const seen = new SeenFeatures({ bus: engines.bus });
   const instances = new ClientInstances({ bus: engines.bus });
   const usage = new UsageCounts({ bus: engines.bus, logger: logger.child({ module: "usage-counts" }) });
@@ -70,6 +72,7 @@ export async function createFrontendEvalService({
     router,
     errorHandlers: [ofrepErrors(logger.child({ module: "ofrep" }))],
     readiness: [
+      sharedTokens.readiness,
       {
         name: "snapshots",
         check: async () => {
@@ -81,6 +84,7 @@ export async function createFrontendEvalService({
       await snapshots.start();
     },
     async stop() {
+      tokenChanges.unsubscribe();
       streams.close();
       seen.stop();
       await usage.stop();

@@ -93,6 +93,7 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
       createDocsRouter(),
     ],
     readiness: [
+      { name: "bus", check: () => bus.ping() },
       { name: "cache", check: () => cache.ping() },
       ...[...stores].map(([service, store]) => ({ name: `store:${service}`, check: () => store.ping() })),
       ...services.flatMap((s) => s.readiness),

@@ -54,7 +54,14 @@ export async function createSignalIngestService({
   router.use(signalRoutes({ intake }));
   return {
     router,
-    readiness: [],
+    readiness: [
+      {
+        name: "signal-endpoints",
+        check: async () => {
+          if (!endpoints.ready) throw new Error("The signal endpoints are not loaded yet");
+        },
+      },
+    ],
     async start() {
       relay = startOutboxRelay({ source: signals, bus: engines.bus, logger: logger.child({ module: "signal-relay" }) });
       // Admin's received-signals API asks here; one instance of the group answers each request.

@@ -1,6 +1,5 @@
 import express, { type Router } from "express";
 import type { Authenticator, TokenSet } from "@vexil/auth";
-import type { Subscription } from "@vexil/bus";
 import type { Logger } from "@vexil/logger";
 import type { Engines } from "@vexil/runtime";
 import { apiTokenRoutes } from "../api-tokens/api-token-routes.js";
@@ -85,7 +84,17 @@ export async function createGovernanceSlice({
   });
   const sessions = new SessionService({ sessions: sessionStore, users, clock });
   const personalAccessTokens = new PersonalAccessTokenService({ tokens: patStore, unitOfWork, clock });
-  const apiTokens = new ApiTokenService({ tokens: apiTokenStore, environments, projects, unitOfWork, cache, bus, localTokens, clock });
+  const apiTokens = new ApiTokenService({
+    tokens: apiTokenStore,
+    environments,
+    projects,
+    unitOfWork,
+    cache,
+    bus,
+    localTokens,
+    clock,
+    logger: logger.child({ module: "api-tokens" }),
+  });
   const signupTokens = new SignupTokenService({
     tokens: createSignupTokenStore(store),
     users,
@@ -97,7 +106,7 @@ export async function createGovernanceSlice({
   const feedback = createFeedbackStore(store);
   const loginLimiter = loginRateLimiter(cache, settings, clock);
 
-  let useReports: Subscription | undefined;
+  let subscriptions: Array<{ unsubscribe(): void }> = [];
   let initialAdmin: InitialAdmin | undefined;
   let pruning: ReturnType<typeof setInterval> | undefined;
 
@@ -127,14 +136,21 @@ export async function createGovernanceSlice({
       authRoutes({ sessions, users, signupTokens, loginLimiter, secureCookies: settings.SECURE_COOKIES ?? false }),
     async start() {
       initialAdmin = await ensureInitialAdmin(users, settings, logger);
-      useReports = apiTokens.recordUseReports();
+      const reshare = () => void apiTokens.share().catch((err: unknown) => logger.warn({ err }, "sharing the token grants failed"));
+      subscriptions = [
+        apiTokens.recordUseReports(),
+        apiTokens.serveGrants(),
+        // Announcements sent while NATS was away are lost, and a Redis that restarted lost the grants.
+        bus.onReconnect(reshare),
+        cache.onReconnect(reshare),
+      ];
       pruning = setInterval(() => {
         sessions.pruneExpired().catch((err: unknown) => logger.warn({ err }, "pruning expired sessions failed"));
       }, sessionPruneEveryMs);
       pruning.unref();
     },
     async stop() {
-      useReports?.unsubscribe();
+      for (const subscription of subscriptions) subscription.unsubscribe();
       if (pruning) clearInterval(pruning);
     },
   };

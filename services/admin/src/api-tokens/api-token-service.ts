@@ -2,7 +2,8 @@ import { ALL, createTokenSecret, tokenDigest, type ApiTokenType, type TokenSet }
 import type { Bus, Subscription } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
 import { NotFoundError, ValidationError } from "@vexil/errors";
-import { publishTokenGrants, tokensSeen, type TokensSeen } from "@vexil/runtime";
+import type { Logger } from "@vexil/logger";
+import { publishTokenGrants, tokenGrantsKey, tokenGrantsRequest, tokensSeen, type TokensSeen } from "@vexil/runtime";
 import type { Actor } from "../access/access-service.js";
 import type { EnvironmentStore } from "../environments/environment-store.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
@@ -72,6 +73,7 @@ export class ApiTokenService {
       /** This service's own token set, refreshed at once so its next request sees the change. */
       localTokens: TokenSet;
       clock: () => Date;
+      logger?: Pick<Logger, "warn">;
     },
   ) {}
 
@@ -145,11 +147,32 @@ export class ApiTokenService {
     if (deleted) await this.share();
   }
 
-  /** Shares the current grants with every service (cache, then the `tokens.changed` announcement). */
+  /**
+   * Shares the current grants with every service (cache, then the `tokens.changed` announcement).
+   * A cache that is away does not fail the change that was committed: the announcement still goes
+   * out, readers then ask here (`serveGrants`), and the cache is written again when it is back.
+   */
   async share(): Promise<void> {
-    const tokens = await this.deps.tokens.list();
-    await publishTokenGrants(this.deps.cache, this.deps.bus, tokens.map(toGrant));
     await this.deps.localTokens.refresh();
+    const grants = (await this.deps.tokens.list()).map(toGrant);
+    try {
+      await publishTokenGrants(this.deps.cache, this.deps.bus, grants);
+    } catch (err) {
+      this.deps.logger?.warn({ err }, "could not write the token grants to the cache; services will ask admin");
+    }
+  }
+
+  /** Answers services that found the cache without the grants, and puts them back there. */
+  serveGrants(): Subscription {
+    return this.deps.bus.reply(
+      tokenGrantsRequest,
+      async () => {
+        const grants = (await this.deps.tokens.list()).map(toGrant);
+        this.deps.cache.setJson(tokenGrantsKey, grants).catch(() => undefined);
+        return grants;
+      },
+      { queue: "admin" },
+    );
   }
 
   /** Records `seenAt` from the use reports every service sends. */

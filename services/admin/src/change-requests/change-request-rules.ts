@@ -5,7 +5,7 @@
  */
 import type { ChangeRequestEventType } from "./change-request-events.js";
 import { NameExistsError, NoAccessError, ValidationError } from "@vexil/errors";
-import type { FeatureDocument, FeatureStrategyDocument, SegmentDocument } from "../features/feature-model.js";
+import { environmentOf, type FeatureDocument, type FeatureStrategyDocument, type SegmentDocument } from "../features/feature-model.js";
 import type { ChangeBase, ChangeRequestDocument, Person, StoredChange } from "./change-request-model.js";
 
 /** A 403 whose message says what the change-request rules require. */
@@ -199,7 +199,7 @@ export function baseOf(
 ): ChangeBase {
   if (segment) return { segmentVersion: segment.version };
   if (!feature) return {};
-  const env = feature.environments[environment];
+  const env = environmentOf(feature, environment);
   const base: ChangeBase = { featureVersion: feature.version };
   if (change.action === "updateStrategy" || change.action === "deleteStrategy") {
     const strategy = env?.strategies.find((s) => s.id === (change.payload as { id: string }).id);
@@ -229,7 +229,7 @@ export function conflictOf(change: StoredChange, now: ConflictContext): string |
   }
   const featureConflict = featureConflictOf(change.feature, now);
   if (featureConflict) return featureConflict;
-  const env = now.feature!.environments[now.environment];
+  const env = environmentOf(now.feature!, now.environment);
   switch (change.action) {
     case "updateStrategy":
     case "deleteStrategy": {

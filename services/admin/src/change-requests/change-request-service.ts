@@ -22,7 +22,7 @@ import { NotFoundError, ValidationError, VexilError } from "@vexil/errors";
 import type { Actor } from "../access/access-service.js";
 import type { ConstraintValidator } from "../constraints/constraint-validation.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
-import type { FeatureDocument, FeatureStrategyDocument, SegmentDocument } from "../features/feature-model.js";
+import { environmentOf, type FeatureDocument, type FeatureStrategyDocument, type SegmentDocument } from "../features/feature-model.js";
 import { strategyParameters } from "../features/feature-service.js";
 import { spreadVariantWeights } from "../features/variant-weights.js";
 import type { ChangeRequestDocument, Person, StoredChange } from "./change-request-model.js";
@@ -202,8 +202,8 @@ export class ChangeRequestService {
     if (this.applying.getStore() !== undefined) return;
     const touched = new Set<string>();
     for (const environment of new Set([...Object.keys(before.environments), ...Object.keys(after.environments)])) {
-      const was = before.environments[environment];
-      const is = after.environments[environment];
+      const was = environmentOf(before, environment);
+      const is = environmentOf(after, environment);
       const content = (env: typeof was) =>
         canonicalJson({ enabled: env?.enabled ?? false, strategies: env?.strategies ?? [], variants: env?.variants ?? [] });
       if (content(was) !== content(is)) touched.add(environment);
@@ -316,7 +316,7 @@ export class ChangeRequestService {
     const feature = await this.deps.features.find(change.feature);
     if (!feature || feature.project !== project || feature.archived)
       bad(`feature ${change.feature} does not exist in project ${project}`, `${path}.feature`);
-    const strategies = feature!.environments[environment]?.strategies ?? [];
+    const strategies = environmentOf(feature!, environment)?.strategies ?? [];
     const strategy = (id: string, field: string): FeatureStrategyDocument =>
       strategies.find((s) => s.id === id) ?? bad(`strategy ${id} does not exist for ${change.feature} in ${environment}`, field);
     switch (change.action) {
@@ -733,7 +733,7 @@ export class ChangeRequestService {
     const enable = changes.find((c) => c.action === "updateEnabled" && (c.payload as { enabled: boolean }).enabled);
     if (!enable) return undefined;
     if (changes.some((c) => c.action === "addStrategy" && !(c.payload as { disabled?: boolean | null }).disabled)) return undefined;
-    const strategies = feature.environments[request.environment]?.strategies ?? [];
+    const strategies = environmentOf(feature, request.environment)?.strategies ?? [];
     if (strategies.some((s) => !s.disabled)) return undefined;
     if (strategies.length > 0 && (enable.payload as { shouldActivateDisabledStrategies?: boolean }).shouldActivateDisabledStrategies)
       return undefined;

@@ -72,6 +72,14 @@ export interface FeatureDocument {
   version: number;
 }
 
+/**
+ * A flag's settings in one environment, or undefined. Only the flag's own entries count, so an
+ * environment named like an Object method (`toString`, `hasOwnProperty`) is data, not a function.
+ */
+export function environmentOf(doc: Pick<FeatureDocument, "environments">, environment: string): FeatureEnvironmentDocument | undefined {
+  return Object.hasOwn(doc.environments, environment) ? doc.environments[environment] : undefined;
+}
+
 export interface SegmentDocument {
   /** Integer id from the `segments` sequence. */
   _id: number;

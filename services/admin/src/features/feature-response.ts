@@ -1,5 +1,5 @@
 import type { Feature, FeatureEnvironment, FeatureStrategy, Tag } from "@vexil/contracts";
-import type { FeatureDocument, FeatureEnvironmentDocument, FeatureStrategyDocument } from "./feature-model.js";
+import { environmentOf, type FeatureDocument, type FeatureEnvironmentDocument, type FeatureStrategyDocument } from "./feature-model.js";
 
 /** An environment of the flag's project, as listed on the flag: in the project's order. */
 export interface EnvironmentView {
@@ -38,7 +38,7 @@ export function sortStrategies(strategies: FeatureStrategyDocument[]): FeatureSt
 }
 
 export function toFeatureEnvironmentResponse(doc: FeatureDocument, environment: EnvironmentView): FeatureEnvironment {
-  const stored = doc.environments[environment.name] ?? emptyEnvironment;
+  const stored = environmentOf(doc, environment.name) ?? emptyEnvironment;
   const strategies = sortStrategies(stored.strategies).map((s) => toStrategyResponse(doc._id, s));
   return {
     name: environment.name,

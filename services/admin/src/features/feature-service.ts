@@ -44,7 +44,7 @@ import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import type { ProjectService } from "../projects/project-service.js";
 import { avatarUrl } from "../users/avatar.js";
 import { assertMatchesNaming, assertUrlFriendly } from "./feature-naming.js";
-import type { FeatureDocument, FeatureEnvironmentDocument, FeatureStrategyDocument } from "./feature-model.js";
+import { environmentOf, type FeatureDocument, type FeatureEnvironmentDocument, type FeatureStrategyDocument } from "./feature-model.js";
 import { sortStrategies, toFeatureResponse, toStrategyResponse } from "./feature-response.js";
 import type { FavoriteStore, FeatureMutation, FeatureQuery, FeatureStore } from "./feature-store.js";
 import { spreadVariantWeights } from "./variant-weights.js";
@@ -474,7 +474,7 @@ export class FeatureService {
       const added: FeatureStrategyDocument[] = [];
       const activated: FeatureStrategyDocument[] = [];
       const { before, after } = await this.change(tx, actor, name, (doc) => {
-        const env = doc.environments[environment] ?? emptyEnvironment();
+        const env = environmentOf(doc, environment) ?? emptyEnvironment();
         if (enabled && !env.strategies.some((s) => !s.disabled)) {
           if (env.strategies.length > 0 && shouldActivateDisabledStrategies) {
             env.strategies = env.strategies.map((s) => {
@@ -512,7 +512,7 @@ export class FeatureService {
           data: toStrategyResponse(name, strategy),
         });
       }
-      if ((before.environments[environment]?.enabled ?? false) !== enabled) {
+      if ((environmentOf(before, environment)?.enabled ?? false) !== enabled) {
         await tx.record({
           type: enabled ? "feature-environment-enabled" : "feature-environment-disabled",
           actor,
@@ -530,7 +530,7 @@ export class FeatureService {
   async listStrategies(project: string, name: string, environment: string): Promise<FeatureStrategyDocument[]> {
     const doc = await this.getInProject(project, name);
     await this.assertProjectEnvironment(project, name, environment);
-    return sortStrategies(doc.environments[environment]?.strategies ?? []);
+    return sortStrategies(environmentOf(doc, environment)?.strategies ?? []);
   }
 
   async getStrategy(project: string, name: string, environment: string, id: string): Promise<FeatureStrategyDocument> {
@@ -552,7 +552,7 @@ export class FeatureService {
     return this.deps.unitOfWork.run(async (tx) => {
       let created: FeatureStrategyDocument | undefined;
       await this.change(tx, actor, name, (doc) => {
-        const env = doc.environments[environment] ?? emptyEnvironment();
+        const env = environmentOf(doc, environment) ?? emptyEnvironment();
         created = this.newStrategy(name, input, env.strategies);
         env.strategies = [...env.strategies, created];
         doc.environments[environment] = env;
@@ -595,7 +595,7 @@ export class FeatureService {
         segments: input.segments ?? [],
       };
       await this.change(tx, actor, name, (doc) => {
-        const env = doc.environments[environment] as FeatureEnvironmentDocument;
+        const env = environmentOf(doc, environment) as FeatureEnvironmentDocument;
         env.strategies = env.strategies.map((s) => (s.id === id ? updated : s));
         return doc;
       });
@@ -635,7 +635,7 @@ export class FeatureService {
     await this.deps.unitOfWork.run(async (tx) => {
       let disabledEnvironment = false;
       await this.change(tx, actor, name, (doc) => {
-        const env = doc.environments[environment] as FeatureEnvironmentDocument;
+        const env = environmentOf(doc, environment) as FeatureEnvironmentDocument;
         env.strategies = env.strategies.filter((s) => s.id !== id);
         // As Unleash: an environment with no strategies left is turned off.
         if (env.strategies.length === 0 && env.enabled) {
@@ -672,7 +672,7 @@ export class FeatureService {
     await this.deps.unitOfWork.run(async (tx) => {
       const sortOrders = new Map(order.map((o) => [o.id, o.sortOrder]));
       await this.change(tx, actor, name, (doc) => {
-        const env = doc.environments[environment] as FeatureEnvironmentDocument;
+        const env = environmentOf(doc, environment) as FeatureEnvironmentDocument;
         env.strategies = env.strategies.map((s) => ({ ...s, sortOrder: sortOrders.get(s.id) ?? s.sortOrder }));
         return doc;
       });
@@ -685,7 +685,7 @@ export class FeatureService {
   async getVariants(project: string, name: string, environment: string): Promise<{ version: number; variants: FeatureVariant[] }> {
     const doc = await this.getInProject(project, name);
     await this.assertProjectEnvironment(project, name, environment);
-    return { version: 1, variants: doc.environments[environment]?.variants ?? [] };
+    return { version: 1, variants: environmentOf(doc, environment)?.variants ?? [] };
   }
 
   /** Endpoint 6: replaces every variant of the flag in the environments, weights spread to 1000. */
@@ -702,7 +702,7 @@ export class FeatureService {
     await this.deps.unitOfWork.run(async (tx) => {
       const { before } = await this.change(tx, actor, name, (doc) => {
         for (const environment of environments) {
-          const env = doc.environments[environment] ?? emptyEnvironment();
+          const env = environmentOf(doc, environment) ?? emptyEnvironment();
           env.variants = spread;
           doc.environments[environment] = env;
         }
@@ -716,7 +716,7 @@ export class FeatureService {
           environment,
           featureName: name,
           data: { variants: spread },
-          preData: { variants: before.environments[environment]?.variants ?? [] },
+          preData: { variants: environmentOf(before, environment)?.variants ?? [] },
         });
       }
     });

@@ -3,7 +3,7 @@ import type { Actor } from "../access/access-service.js";
 import { systemActor } from "../access/access-service.js";
 import type { EventDocument } from "../events/event-store.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
-import type { FeatureDocument, LifecycleEntry } from "../features/feature-model.js";
+import { environmentOf, type FeatureDocument, type LifecycleEntry } from "../features/feature-model.js";
 import type { FeatureChangeHook, FeatureService } from "../features/feature-service.js";
 import { complete, currentStage, moveForActivity, uncomplete } from "./lifecycle-rules.js";
 
@@ -53,7 +53,7 @@ export class LifecycleService {
   readonly onFeatureChange: FeatureChangeHook = (before, after, now) => {
     let lifecycle = after.lifecycle;
     for (const [environment, state] of Object.entries(after.environments)) {
-      if (!state.enabled || before?.environments[environment]?.enabled) continue;
+      if (!state.enabled || (before && environmentOf(before, environment)?.enabled)) continue;
       lifecycle = moveForActivity(lifecycle, this.deps.environmentTypes.typeOf(environment) ?? "development", now);
     }
     return lifecycle === after.lifecycle ? after : { ...after, lifecycle };

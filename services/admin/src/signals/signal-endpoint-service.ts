@@ -204,15 +204,18 @@ export class SignalEndpointService {
 
   /** Publishes every endpoint with its token digests, for signal-ingest. */
   async share(): Promise<void> {
+    await this.deps.share(await this.shared());
+  }
+
+  /** Every endpoint with its token digests, as signal-ingest knows them. */
+  async shared(): Promise<SharedSignalEndpoint[]> {
     const [endpoints, tokens] = await Promise.all([this.deps.endpoints.list(), this.deps.endpoints.tokens()]);
-    await this.deps.share(
-      endpoints.map((e) => ({
-        id: e._id,
-        name: e.name,
-        enabled: e.enabled,
-        tokens: tokens.filter((t) => t.endpointId === e._id).map((t) => ({ id: t._id, name: t.name, digest: t.digest })),
-      })),
-    );
+    return endpoints.map((e) => ({
+      id: e._id,
+      name: e.name,
+      enabled: e.enabled,
+      tokens: tokens.filter((t) => t.endpointId === e._id).map((t) => ({ id: t._id, name: t.name, digest: t.digest })),
+    }));
   }
 
   private async mustGet(id: number, session?: Parameters<SignalEndpointStore["get"]>[1]): Promise<SignalEndpointDocument> {

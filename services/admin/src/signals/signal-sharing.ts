@@ -1,4 +1,4 @@
-import { BusRequestError, type Bus } from "@vexil/bus";
+import { BusRequestError, type Bus, type Subscription } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
 import {
   listSignalsReplySchema,
@@ -8,14 +8,36 @@ import {
   type SharedSignalEndpoint,
 } from "@vexil/contracts";
 import { NotReady } from "@vexil/errors";
+import type { Logger } from "@vexil/logger";
 import type { SignalReader } from "./signal-endpoint-service.js";
 
-/** Replaces the endpoints signal-ingest reads, then tells every ingest instance to reload them. */
-export function shareSignalEndpoints(cache: Cache, bus: Bus) {
+/**
+ * Replaces the endpoints signal-ingest reads, then tells every ingest instance to reload them. A
+ * cache that is away does not fail the change already committed: ingest then asks admin directly
+ * (`serveSharedSignalEndpoints`), and the cache is written again when it is back.
+ */
+export function shareSignalEndpoints(cache: Cache, bus: Bus, logger: Pick<Logger, "warn">) {
   return async (endpoints: SharedSignalEndpoint[]): Promise<void> => {
-    await cache.setJson(sharedSignalEndpoints.cacheKey, endpoints);
+    try {
+      await cache.setJson(sharedSignalEndpoints.cacheKey, endpoints);
+    } catch (err) {
+      logger.warn({ err }, "could not write the signal endpoints to the cache; signal-ingest will ask admin");
+    }
     bus.publish(sharedSignalEndpoints.changedSubject, { count: endpoints.length });
   };
+}
+
+/** Answers ingest instances that found the cache without the endpoints, and puts them back there. */
+export function serveSharedSignalEndpoints(cache: Cache, bus: Bus, list: () => Promise<SharedSignalEndpoint[]>): Subscription {
+  return bus.reply(
+    sharedSignalEndpoints.requestSubject,
+    async () => {
+      const endpoints = await list();
+      cache.setJson(sharedSignalEndpoints.cacheKey, endpoints).catch(() => undefined);
+      return endpoints;
+    },
+    { queue: "admin" },
+  );
 }
 
 /** Asks signal-ingest, which owns received signals, for a page of them. */

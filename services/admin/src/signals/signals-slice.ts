@@ -17,7 +17,7 @@ import { signalEndpointRoutes } from "./signal-endpoint-routes.js";
 import { SignalEndpointService } from "./signal-endpoint-service.js";
 import { createSignalEndpointStore } from "./signal-endpoint-store.js";
 import { signalLimits, type SignalLimitSettings } from "./signal-limits.js";
-import { busSignalReader, shareSignalEndpoints } from "./signal-sharing.js";
+import { busSignalReader, serveSharedSignalEndpoints, shareSignalEndpoints } from "./signal-sharing.js";
 
 /** The durable consumer through which admin instances share the work of reacting to signals. */
 export const actionsConsumerName = "admin-actions";
@@ -53,7 +53,7 @@ export async function createSignalsSlice({
     endpoints: await createSignalEndpointStore(store),
     unitOfWork,
     signals: busSignalReader(bus),
-    share: shareSignalEndpoints(cache, bus),
+    share: shareSignalEndpoints(cache, bus, logger),
     limits,
     clock,
   });
@@ -92,6 +92,7 @@ export async function createSignalsSlice({
 
   let consumer: Consumer | undefined;
   let recovery: ReturnType<typeof startActionRecovery> | undefined;
+  let subscriptions: Array<{ unsubscribe(): void }> = [];
   return {
     signalEndpoints,
     serviceAccounts,
@@ -107,6 +108,14 @@ export async function createSignalsSlice({
     /** Shares the endpoints with signal-ingest and starts reacting to signals. */
     async start(): Promise<void> {
       await signalEndpoints.share();
+      const reshare = () =>
+        void signalEndpoints.share().catch((err: unknown) => logger.warn({ err }, "sharing the signal endpoints failed"));
+      subscriptions = [
+        serveSharedSignalEndpoints(cache, bus, () => signalEndpoints.shared()),
+        // Announcements sent while NATS was away are lost, and a Redis that restarted lost the list.
+        bus.onReconnect(reshare),
+        cache.onReconnect(reshare),
+      ];
       consumer = await bus.consume(actionsConsumerName, topics.signalsReceived.subject, async (msg) => {
         const parsed = topics.signalsReceived.schema.safeParse(msg.data);
         if (!parsed.success) {
@@ -118,6 +127,7 @@ export async function createSignalsSlice({
       recovery = startActionRecovery(runner, { intervalMs: defaultActionLeaseMs / 2, logger: logger.child({ module: "action-recovery" }) });
     },
     async stop(): Promise<void> {
+      for (const subscription of subscriptions) subscription.unsubscribe();
       await recovery?.stop();
       await consumer?.stop();
     },

@@ -1,5 +1,5 @@
 import type { ClientFeature, ClientSegment, ClientStrategy } from "@vexil/contracts";
-import type { FeatureDocument, FeatureStrategyDocument, SegmentDocument } from "../features/feature-model.js";
+import { environmentOf, type FeatureDocument, type FeatureStrategyDocument, type SegmentDocument } from "../features/feature-model.js";
 
 /**
  * A flag as the SDKs receive it for one environment (`/api/client/features`): enabled strategies
@@ -7,7 +7,7 @@ import type { FeatureDocument, FeatureStrategyDocument, SegmentDocument } from "
  * SDKs place users where the weights given say). Key order follows Unleash's payload.
  */
 export function toClientFeature(doc: FeatureDocument, environment: string): ClientFeature {
-  const env = doc.environments[environment];
+  const env = environmentOf(doc, environment);
   const feature: ClientFeature = {
     name: doc._id,
     type: doc.type,

@@ -40,6 +40,8 @@ export interface ChangeNotice {
 
 interface Pending {
   full: boolean;
+  /** Write every entry and announce full notices, whatever this publisher believes the cache holds. */
+  rewrite: boolean;
   segments: boolean;
   features: Set<string>;
   revision: number;
@@ -55,7 +57,7 @@ interface EnvironmentState {
   sortedNames: string[] | undefined;
 }
 
-const emptyPending = (): Pending => ({ full: false, segments: false, features: new Set(), revision: 0 });
+const emptyPending = (): Pending => ({ full: false, rewrite: false, segments: false, features: new Set(), revision: 0 });
 
 /**
  * Events that can change which environments or projects serve which flags: reload everything. A
@@ -173,6 +175,20 @@ export class SnapshotPublisher {
     this.markedUpTo = top;
   }
 
+  /**
+   * Writes every environment's snapshot again in full and announces each as a full notice, for a
+   * cache that lost its data (a Redis restarted empty) or readers that missed announcements (a NATS
+   * outage). Resolves with the environments once written; rejects when the cache does not take them.
+   */
+  async republish(): Promise<string[]> {
+    this.pending.full = true;
+    this.pending.rewrite = true;
+    await this.kick();
+    await this.idle();
+    if (this.pending.rewrite) throw new Error("the snapshots could not be written to the cache; retrying");
+    return this.environments;
+  }
+
   /** Resolves when everything marked so far has been published. */
   async idle(): Promise<void> {
     while (this.running) await this.running;
@@ -193,12 +209,14 @@ export class SnapshotPublisher {
         await this.collect();
         work = this.pending;
         this.pending = emptyPending();
-        if (work.full || work.segments || work.features.size > 0) await this.rebuild(work);
+        if (work.rewrite) this.published.clear();
+        if (work.full || work.rewrite || work.segments || work.features.size > 0) await this.rebuild(work);
       } catch (err) {
         this.deps.logger.error({ err }, "snapshot rebuild failed; retrying with a full reload");
         // What was written is unknown: rewrite every entry, and readers reload in full.
         this.published.clear();
         this.pending.full = true;
+        this.pending.rewrite = true;
         this.pending.revision = Math.max(this.pending.revision, work.revision);
         this.pending.committedAt = Math.min(this.pending.committedAt ?? Infinity, work.committedAt ?? Infinity);
         if (this.pending.committedAt === Infinity) delete this.pending.committedAt;
@@ -209,8 +227,8 @@ export class SnapshotPublisher {
   }
 
   private hasPending(): boolean {
-    const { full, segments, features } = this.pending;
-    return full || segments || features.size > 0;
+    const { full, rewrite, segments, features } = this.pending;
+    return full || rewrite || segments || features.size > 0;
   }
 
   private async rebuild(work: Pending): Promise<void> {

@@ -94,7 +94,7 @@ export function clientRoutes({
     const { snapshot, scope } = requestScope(req);
     const held = revisionFrom(req.get("last-event-id"));
     const missed = held === undefined ? undefined : snapshots.changesSince(snapshot.environment, held);
-    streams.connect(req, res, snapshot, scope, missed);
+    streams.connect(req, res, { snapshot, scope, missed, grant: grantOf(req) });
   });
 
   mountContract(

@@ -1,4 +1,5 @@
 import type { Request, Response } from "express";
+import type { TokenGrant } from "@vexil/auth";
 import type { DeltaEvent } from "@vexil/contracts";
 import type { EnvironmentSnapshot } from "../snapshots/environment-snapshot.js";
 import { eventsInScope, inScope, scopeKey, type FeatureScope } from "../snapshots/scope.js";
@@ -7,7 +8,14 @@ interface Connection {
   res: Response;
   scope: FeatureScope;
   scopeKey: string;
+  /** The token the stream was opened with, as it was then. */
+  grant: TokenGrant;
+  grantJson: string;
+  expiry: NodeJS.Timeout | undefined;
 }
+
+/** The longest delay setTimeout takes; a later expiry is checked again when that one fires. */
+const maxTimerMs = 2 ** 31 - 1;
 
 /** `{"events":[hydration]}` spliced from the stored JSON texts of the flags in scope. */
 export function hydrationJson(snapshot: EnvironmentSnapshot, scope: FeatureScope): string {
@@ -27,14 +35,24 @@ function sseMessage(id: number, event: string, data: string): string {
  * `unleash-connected` with a hydration (or, resuming from a known `Last-Event-ID`, only the
  * missed changes as `unleash-updated`), then `unleash-updated` for every change. Each message is
  * serialised once per scope and written straight to the socket.
+ *
+ * A stream lives only as long as its token: revoking the token, changing its scope or letting it
+ * expire ends the stream, and the SDK's reconnect is refused (401).
  */
 export class StreamingHub {
   private readonly byEnvironment = new Map<string, Set<Connection>>();
   private readonly keepAlive: NodeJS.Timeout;
 
-  constructor(keepAliveMs = 30_000) {
-    // SDKs give up on a silent stream after 60 s; a comment line keeps idle streams open.
-    this.keepAlive = setInterval(() => this.broadcastComment(), keepAliveMs);
+  constructor(
+    private readonly options: {
+      /** Heartbeat period: SDKs drop a stream silent for 60 s, and a dead peer is found on write. */
+      keepAliveMs?: number;
+      /** Reconnect delay SDKs start from after the stream ends (the SSE `retry` field). */
+      reconnectMs?: number;
+      now?: () => number;
+    } = {},
+  ) {
+    this.keepAlive = setInterval(() => this.broadcastComment(), options.keepAliveMs ?? 15_000);
     this.keepAlive.unref();
   }
 
@@ -44,7 +62,16 @@ export class StreamingHub {
     return total;
   }
 
-  connect(req: Request, res: Response, snapshot: EnvironmentSnapshot, scope: FeatureScope, missed: DeltaEvent[] | undefined): void {
+  connect(
+    req: Request,
+    res: Response,
+    {
+      snapshot,
+      scope,
+      missed,
+      grant,
+    }: { snapshot: EnvironmentSnapshot; scope: FeatureScope; missed: DeltaEvent[] | undefined; grant: TokenGrant },
+  ): void {
     req.socket.setTimeout(0);
     req.socket.setNoDelay(true);
     res.writeHead(200, {
@@ -53,6 +80,8 @@ export class StreamingHub {
       connection: "keep-alive",
       "x-accel-buffering": "no",
     });
+    // A stream ended by a restart or a deploy is picked up again within about a second.
+    res.write(`retry: ${this.options.reconnectMs ?? 1000}\n\n`);
     if (missed === undefined) {
       res.write(sseMessage(snapshot.revision, "unleash-connected", hydrationJson(snapshot, scope)));
     } else {
@@ -61,11 +90,43 @@ export class StreamingHub {
       else res.write(": up to date\n\n");
     }
 
-    const connection: Connection = { res, scope, scopeKey: scopeKey(scope) };
+    const connection: Connection = { res, scope, scopeKey: scopeKey(scope), grant, grantJson: JSON.stringify(grant), expiry: undefined };
     let set = this.byEnvironment.get(snapshot.environment);
     if (!set) this.byEnvironment.set(snapshot.environment, (set = new Set()));
     set.add(connection);
-    res.on("close", () => set.delete(connection));
+    this.scheduleExpiry(connection);
+    res.on("close", () => {
+      clearTimeout(connection.expiry);
+      set.delete(connection);
+    });
+  }
+
+  /**
+   * Ends every stream whose token is gone or no longer the one it was opened with (scope or
+   * expiry changed); `current` gives the grant held now for a digest.
+   */
+  revalidate(current: (digest: string) => TokenGrant | undefined): void {
+    for (const set of this.byEnvironment.values()) {
+      for (const connection of set) {
+        const now = current(connection.grant.digest);
+        if (!now || JSON.stringify(now) !== connection.grantJson) this.end(connection);
+      }
+    }
+  }
+
+  private scheduleExpiry(connection: Connection): void {
+    const { expiresAt } = connection.grant;
+    if (!expiresAt) return;
+    const left = new Date(expiresAt).getTime() - (this.options.now ?? Date.now)();
+    if (left <= 0) return this.end(connection);
+    connection.expiry = setTimeout(() => this.scheduleExpiry(connection), Math.min(left, maxTimerMs));
+    connection.expiry.unref();
+  }
+
+  private end(connection: Connection): void {
+    clearTimeout(connection.expiry);
+    for (const set of this.byEnvironment.values()) set.delete(connection);
+    connection.res.end();
   }
 
   /** Pushes a new snapshot's changes to every stream of its environment. */
@@ -87,7 +148,10 @@ export class StreamingHub {
   close(): void {
     clearInterval(this.keepAlive);
     for (const set of this.byEnvironment.values()) {
-      for (const { res } of set) res.end();
+      for (const connection of set) {
+        clearTimeout(connection.expiry);
+        connection.res.end();
+      }
       set.clear();
     }
   }

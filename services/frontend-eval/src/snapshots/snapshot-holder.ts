@@ -6,6 +6,7 @@ import {
   snapshotEnvironmentsKey,
   snapshotFeatureKey,
   snapshotIndexSchema,
+  snapshotRepublish,
   snapshotSegmentsKey,
   topics,
   type ClientSegment,
@@ -27,18 +28,30 @@ interface History {
   events: DeltaEvent[];
 }
 
+/** Thrown when the cache does not hold a whole snapshot: the admin is asked to write it again. */
+class IncompleteSnapshot extends Error {}
+
 /**
  * The compiled snapshots, one per environment: hydrated from the cache at start, swapped when the
  * admin announces `snapshot.updated.<env>`. An announcement that follows the revision held here
  * costs reading only the flags it names; one after a gap (a missed announcement, a restart of
  * either side) reloads the whole snapshot. Requests only ever read memory from here.
+ *
+ * The cache is not trusted to be whole: a snapshot with entries missing (a Redis that restarted
+ * empty) is never served; the one held stays in force (or none, answering 503) and the admin is
+ * asked to write everything again. After the bus or the cache comes back from an outage every
+ * environment is read again in full, since announcements sent meanwhile are lost.
  */
 export class SnapshotHolder {
   private readonly snapshots = new Map<string, EnvironmentSnapshot>();
   private readonly histories = new Map<string, History>();
   private readonly loading = new Map<string, Promise<void>>();
   private readonly listeners: SnapshotListener[] = [];
-  private subscription: Subscription | undefined;
+  private subscriptions: Array<{ unsubscribe(): void }> = [];
+  private republishing: Promise<string[] | undefined> | undefined;
+  private lastRepublishAt = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
 
   constructor(
     private readonly deps: {
@@ -47,26 +60,45 @@ export class SnapshotHolder {
       logger: Logger;
       /** Delta events kept per environment. */
       historyLimit?: number;
+      /** Wait before reading again after the admin could not be asked for a rebuild. */
+      retryDelayMs?: number;
     },
   ) {}
 
   async start(): Promise<void> {
-    this.subscription = this.deps.bus.subscribe(topics.allSnapshotsUpdated.subject, (payload) => {
-      const notice = topics.allSnapshotsUpdated.schema.safeParse(payload);
-      if (!notice.success) {
-        this.deps.logger.warn({ payload }, "ignoring a malformed snapshot announcement");
-        return;
-      }
-      const current = this.snapshots.get(notice.data.environment);
-      if (current && current.revision >= notice.data.revision) return;
-      void this.load(notice.data.environment, notice.data);
-    });
-    const environments = z.array(z.string()).safeParse(await this.deps.cache.getJson(snapshotEnvironmentsKey));
-    if (environments.success) await Promise.all(environments.data.map((environment) => this.load(environment)));
+    const { bus, cache, logger } = this.deps;
+    this.subscriptions = [
+      bus.subscribe(topics.allSnapshotsUpdated.subject, (payload) => {
+        const notice = topics.allSnapshotsUpdated.schema.safeParse(payload);
+        if (!notice.success) {
+          logger.warn({ payload }, "ignoring a malformed snapshot announcement");
+          return;
+        }
+        void this.load(notice.data.environment, notice.data);
+      }),
+      bus.onReconnect(() => void this.reloadAll()),
+      cache.onReconnect(() => void this.reloadAll()),
+    ];
+    await this.reloadAll();
   }
 
   stop(): void {
-    this.subscription?.unsubscribe();
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
+  }
+
+  /** Reads every environment again in full; asks the admin for them when the cache has no list. */
+  async reloadAll(): Promise<void> {
+    let environments: string[] | undefined;
+    try {
+      const listed = z.array(z.string()).safeParse(await this.deps.cache.getJson(snapshotEnvironmentsKey));
+      environments = listed.success ? listed.data : await this.requestRepublish();
+    } catch (err) {
+      this.deps.logger.warn({ err }, "could not read the snapshot environments; keeping the snapshots held");
+    }
+    if (!environments) return this.retryLater();
+    await Promise.all(environments.map((environment) => this.load(environment)));
   }
 
   /** True once any environment has a snapshot. */
@@ -109,19 +141,37 @@ export class SnapshotHolder {
   private load(environment: string, notice?: SnapshotUpdated): Promise<void> {
     const next = (this.loading.get(environment) ?? Promise.resolve()).then(() => this.loadNow(environment, notice));
     const tracked = next.catch((err: unknown) => {
-      this.deps.logger.error({ err, environment }, "loading a snapshot failed");
+      if (err instanceof IncompleteSnapshot) {
+        this.deps.logger.warn(
+          { environment, reason: err.message },
+          "the cache holds no whole snapshot; asking the admin to write it again",
+        );
+        void this.requestRepublish().then((environments) => {
+          if (!environments) this.retryLater();
+          else if (environments.includes(environment)) void this.load(environment);
+        });
+      } else {
+        this.deps.logger.error({ err, environment }, "loading a snapshot failed");
+      }
     });
     this.loading.set(environment, tracked);
     return tracked;
   }
 
+  /**
+   * An announcement naming the changed flags and following the revision held reads only those; any
+   * other (a full notice, a gap, a reload) reads the whole snapshot, even at the revision held:
+   * the cache may have been rebuilt since, and a whole read is how a held snapshot is checked.
+   */
   private async loadNow(environment: string, notice: SnapshotUpdated | undefined): Promise<void> {
     const previous = this.snapshots.get(environment);
-    if (previous && notice && previous.revision >= notice.revision) return;
-    const follows = previous && notice?.changedFeatures && notice.previousRevision === previous.revision;
-    const texts = follows ? await this.readChanges(previous, notice) : await this.readAll(environment);
-    if (!texts || (previous && previous.revision >= texts.revision)) return;
+    const incremental = notice?.previousRevision !== undefined && notice.changedFeatures !== undefined;
+    if (previous && incremental && previous.revision >= notice.revision) return;
+    const follows = previous && incremental && notice.previousRevision === previous.revision;
+    const texts = follows ? await this.readChanges(previous, notice) : await this.readWhole(environment);
+    if (!texts || (previous && previous.revision > texts.revision)) return;
     const { snapshot, changes } = EnvironmentSnapshot.from(texts, previous);
+    if (previous && previous.revision === snapshot.revision && changes.length === 0) return;
     this.snapshots.set(environment, snapshot);
     this.remember(environment, previous, snapshot, changes);
     for (const listener of this.listeners) {
@@ -133,8 +183,25 @@ export class SnapshotHolder {
     }
   }
 
-  /** The whole snapshot: the index, then every flag it names; null before the admin wrote one. */
-  private async readAll(environment: string): Promise<SnapshotTexts | null> {
+  /**
+   * The whole snapshot, or IncompleteSnapshot. An entry can vanish between reading the index and
+   * reading it when a newer revision removed that flag: read again a few times before concluding
+   * the cache lost it.
+   */
+  private async readWhole(environment: string): Promise<SnapshotTexts> {
+    let missing = "";
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const read = await this.readAll(environment);
+      if (read === null) missing = `no snapshot index for ${environment}`;
+      else if (read.missing.length > 0)
+        missing = `${read.missing.length} flag entries missing from ${environment}, e.g. ${read.missing[0]}`;
+      else return read.texts;
+    }
+    throw new IncompleteSnapshot(missing);
+  }
+
+  /** The index, then every flag it names; null without an index. */
+  private async readAll(environment: string): Promise<{ texts: SnapshotTexts; missing: string[] } | null> {
     const { cache } = this.deps;
     const raw = await cache.getJson(snapshotCacheKey(environment));
     if (raw === null) return null;
@@ -143,9 +210,38 @@ export class SnapshotHolder {
       this.readSegments(environment),
       Promise.all(index.featureNames.map((name) => cache.get(snapshotFeatureKey(environment, name)))),
     ]);
-    // An entry can be gone already when a newer revision removed it; its announcement follows.
+    const missing = index.featureNames.filter((_, i) => texts[i] === null);
     const features = index.featureNames.flatMap((name, i) => (texts[i] === null ? [] : [[name, texts[i]!] as const]));
-    return { environment, revision: index.revision, features, segments };
+    return { texts: { environment, revision: index.revision, features, segments }, missing };
+  }
+
+  /**
+   * Asks the admin to write every snapshot again (one request at a time); resolves with the
+   * environments once they are written, or undefined when the admin did not answer.
+   */
+  private requestRepublish(): Promise<string[] | undefined> {
+    // At most one request every two seconds, however often the cache turns out incomplete.
+    const wait = Math.max(0, this.lastRepublishAt + 2000 - Date.now());
+    this.republishing ??= new Promise((resolve) => setTimeout(resolve, wait))
+      .then(() => {
+        this.lastRepublishAt = Date.now();
+        return this.deps.bus.request(snapshotRepublish.subject, {}, { timeoutMs: 15_000 });
+      })
+      .then((reply) => snapshotRepublish.reply.parse(reply).environments)
+      .catch((err: unknown) => {
+        this.deps.logger.warn({ err }, "the admin did not rebuild the snapshots; retrying");
+        return undefined;
+      })
+      .finally(() => (this.republishing = undefined));
+    return this.republishing;
+  }
+
+  private retryLater(): void {
+    if (this.stopped || this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.reloadAll();
+    }, this.deps.retryDelayMs ?? 2000);
   }
 
   /** The held snapshot with the flags (and segments) the announcement names read again. */

@@ -1,6 +1,7 @@
-import type { Bus, Subscription } from "@vexil/bus";
+import type { Bus } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
 import { sharedSignalEndpoints, type SharedSignalEndpoint } from "@vexil/contracts";
+import { NotReady } from "@vexil/errors";
 import type { Logger } from "@vexil/logger";
 
 export interface KnownToken {
@@ -11,24 +12,33 @@ export interface KnownToken {
 
 /**
  * The signal endpoints and token digests admin shares, held in memory: hydrated from the cache at
- * boot, reloaded on each announced change, and on a miss (an announcement may be lost, as core
- * NATS does not keep them), so a token created a moment ago is recognised at once.
+ * boot, reloaded on each announced change, after the bus or the cache comes back from an outage,
+ * and on a miss (an announcement may be lost, as core NATS does not keep them), so a token created
+ * a moment ago is recognised at once. A cache without the list (a Redis restarted empty) is no
+ * reason to refuse every signal: the list is then asked of admin, which owns it.
  */
 export class SharedEndpoints {
   private byName = new Map<string, SharedSignalEndpoint>();
   private byDigest = new Map<string, KnownToken>();
   private loading: Promise<void> | null = null;
-  private subscription: Subscription | undefined;
+  private loaded = false;
+  private subscriptions: Array<{ unsubscribe(): void }> = [];
 
   constructor(
     private readonly cache: Cache,
+    private readonly bus: Bus,
     private readonly logger: Logger,
   ) {}
 
   static async open(cache: Cache, bus: Bus, logger: Logger): Promise<SharedEndpoints> {
-    const shared = new SharedEndpoints(cache, logger);
-    shared.subscription = bus.subscribe(sharedSignalEndpoints.changedSubject, () => shared.refresh());
-    await shared.refresh();
+    const shared = new SharedEndpoints(cache, bus, logger);
+    const reload = () => void shared.refresh().catch((err: unknown) => logger.warn({ err }, "could not load the signal endpoints"));
+    shared.subscriptions = [
+      bus.subscribe(sharedSignalEndpoints.changedSubject, reload),
+      bus.onReconnect(reload),
+      cache.onReconnect(reload),
+    ];
+    reload();
     return shared;
   }
 
@@ -39,22 +49,38 @@ export class SharedEndpoints {
   }
 
   async endpoint(name: string): Promise<SharedSignalEndpoint | undefined> {
-    if (!this.byName.has(name)) await this.refresh();
+    if (!this.byName.has(name)) await this.refreshOnMiss();
     return this.byName.get(name);
   }
 
   async token(digest: string): Promise<KnownToken | undefined> {
-    if (!this.byDigest.has(digest)) await this.refresh();
+    if (!this.byDigest.has(digest)) await this.refreshOnMiss();
     return this.byDigest.get(digest);
   }
 
+  /** Whether the list was loaded once. */
+  get ready(): boolean {
+    return this.loaded;
+  }
+
   stop(): void {
-    this.subscription?.unsubscribe();
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
+  }
+
+  /** A failed reload keeps the list held; with none held yet, the caller is told to come back. */
+  private async refreshOnMiss(): Promise<void> {
+    try {
+      await this.refresh();
+    } catch (err) {
+      if (!this.loaded) throw new NotReady("The signal endpoints are not loaded yet; try again shortly");
+      this.logger.warn({ err }, "could not reload the signal endpoints; using the ones held");
+    }
   }
 
   private async load(): Promise<void> {
-    const raw = await this.cache.getJson(sharedSignalEndpoints.cacheKey);
-    const parsed = sharedSignalEndpoints.schema.safeParse(raw ?? []);
+    let raw = await this.cache.getJson(sharedSignalEndpoints.cacheKey).catch(() => null);
+    raw ??= await this.bus.request(sharedSignalEndpoints.requestSubject, {}, { timeoutMs: 3000 });
+    const parsed = sharedSignalEndpoints.schema.safeParse(raw);
     if (!parsed.success) {
       this.logger.error({ issues: parsed.error.issues }, "shared signal endpoints are malformed; keeping the previous ones");
       return;
@@ -63,5 +89,6 @@ export class SharedEndpoints {
     this.byDigest = new Map(
       parsed.data.flatMap((e) => e.tokens.map((t) => [t.digest, { id: t.id, name: t.name, endpointId: e.id }] as const)),
     );
+    this.loaded = true;
   }
 }
