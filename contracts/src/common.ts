@@ -9,6 +9,16 @@ export const dateTimeSchema = z.string().datetime({ offset: true, message: "Must
 /** A JSON object of unknown shape (provider parameters, payloads that vary by action). */
 export const jsonObjectSchema = z.record(z.string(), z.unknown());
 
+/** Names every JavaScript object answers to: as resource names they would act as keys, not data. */
+export const reservedNames: readonly string[] = ["__proto__", "constructor", "prototype"];
+
+/** A user-chosen resource name: refused when it is one of the `reservedNames`. */
+export function resourceName(schema: z.ZodString) {
+  return schema.refine((name) => !reservedNames.includes(name), {
+    message: `Must not be one of the reserved names ${reservedNames.join(", ")}`,
+  });
+}
+
 export const errorDetailSchema = z.object({
   path: z.string().optional(),
   message: z.string(),

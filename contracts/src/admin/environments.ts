@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { c, errorResponses, routerOptions } from "../common.js";
+import { c, errorResponses, resourceName, routerOptions } from "../common.js";
 
 /** A global environment: flags are enabled per environment, projects pick which they use. */
 export const environmentSchema = z.object({
@@ -17,7 +17,7 @@ export const environmentListSchema = z.object({
 });
 
 export const createEnvironmentBodySchema = z.object({
-  name: z.string().min(1).max(100),
+  name: resourceName(z.string().min(1).max(100)),
   type: z.string().min(1).max(100),
   sortOrder: z.number().int().optional(),
   enabled: z.boolean().optional(),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { c, errorResponses, routerOptions } from "../common.js";
+import { c, errorResponses, resourceName, routerOptions } from "../common.js";
 import {
   cloneFeatureBodySchema,
   enableFeatureQuerySchema,
@@ -9,6 +9,7 @@ import {
   featureVariantsResponseSchema,
   jsonPatchSchema,
   setEnvironmentVariantsBodySchema,
+  checkedStrategyFieldsSchema,
   strategyFieldsSchema,
 } from "../schemas/index.js";
 
@@ -16,7 +17,7 @@ import {
 export const featureTypeSchema = z.enum(["release", "experiment", "operational", "kill-switch", "permission", "sunset"]);
 
 export const createFeatureBodySchema = z.object({
-  name: z.string().min(1).max(100),
+  name: resourceName(z.string().min(1).max(100)),
   type: featureTypeSchema.optional(),
   description: z.string().max(5000).nullable().optional(),
   impressionData: z.boolean().optional(),
@@ -129,7 +130,7 @@ export const featuresContract = c.router(
       method: "POST",
       path: strategies,
       summary: "Add a strategy to a flag in an environment",
-      body: strategyFieldsSchema,
+      body: checkedStrategyFieldsSchema,
       responses: { 200: savedStrategySchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
     setStrategySortOrder: {
@@ -149,7 +150,7 @@ export const featuresContract = c.router(
       method: "PUT",
       path: `${strategies}/:strategyId`,
       summary: "Replace a strategy",
-      body: strategyFieldsSchema,
+      body: checkedStrategyFieldsSchema,
       responses: { 200: savedStrategySchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
     patchStrategy: {

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { c, dateTimeSchema, errorResponses, routerOptions } from "../common.js";
+import { c, dateTimeSchema, errorResponses, resourceName, routerOptions } from "../common.js";
 import {
   featureNamingPatternSchema,
   healthReportSchema,
   projectModeSchema,
   projectOverviewSchema,
+  checkedStrategyFieldsSchema,
   strategyFieldsSchema,
   validateArchiveBodySchema,
   validateArchiveResponseSchema,
@@ -37,7 +38,7 @@ const projectFieldsSchema = z.object({
 });
 
 export const createProjectBodySchema = projectFieldsSchema.extend({
-  id: z.string().min(1).max(100),
+  id: resourceName(z.string().min(1).max(100)),
   /** Environments to enable; every enabled environment when absent. */
   environments: z.array(z.string()).optional(),
 });
@@ -139,14 +140,14 @@ export const projectsContract = c.router(
       method: "POST",
       path: `${project}/environments/:environment/default-strategy`,
       summary: "Set the default strategy of a project environment",
-      body: strategyFieldsSchema,
+      body: checkedStrategyFieldsSchema,
       responses: { 200: strategyFieldsSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
     putDefaultStrategy: {
       method: "PUT",
       path: `${project}/environments/:environment/default-strategy`,
       summary: "Set the default strategy of a project environment",
-      body: strategyFieldsSchema,
+      body: checkedStrategyFieldsSchema,
       responses: { 200: strategyFieldsSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
     archiveFeatures: {

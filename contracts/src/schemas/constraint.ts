@@ -26,7 +26,7 @@ export const constraintOperatorSchema = z.enum(constraintOperators);
 export type ConstraintOperator = z.infer<typeof constraintOperatorSchema>;
 
 export const constraintSchema = z.object({
-  contextName: z.string().min(1),
+  contextName: z.string().min(1).max(100),
   operator: constraintOperatorSchema,
   caseInsensitive: z.boolean().optional(),
   inverted: z.boolean().optional(),

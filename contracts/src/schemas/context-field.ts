@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateTimeSchema } from "../common.js";
+import { dateTimeSchema, resourceName } from "../common.js";
 
 export const legalValueSchema = z.object({
   value: z.string().min(1).max(100),
@@ -23,11 +23,13 @@ export type ContextField = z.infer<typeof contextFieldSchema>;
 export const contextFieldListSchema = z.array(contextFieldSchema);
 
 export const upsertContextFieldBodySchema = z.object({
-  name: z
-    .string()
-    .min(1)
-    .max(100)
-    .regex(/^[A-Za-z0-9._~-]+$/, "Must be URL friendly: letters, digits and . _ ~ -"),
+  name: resourceName(
+    z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[A-Za-z0-9._~-]+$/, "Must be URL friendly: letters, digits and . _ ~ -"),
+  ),
   description: z.string().nullable().optional(),
   stickiness: z.boolean().optional(),
   sortOrder: z.number().int().optional(),

@@ -3,7 +3,7 @@ import { dateTimeSchema } from "../common.js";
 import { constraintSchema } from "./constraint.js";
 
 export const segmentUpsertSchema = z.object({
-  name: z.string().min(1),
+  name: z.string().min(1).max(255),
   description: z.string().nullable().optional(),
   project: z.string().nullable().optional(),
   constraints: z.array(constraintSchema),

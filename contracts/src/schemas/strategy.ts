@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { resourceName } from "../common.js";
 import { constraintSchema } from "./constraint.js";
 import { strategyVariantSchema } from "./variant.js";
 
@@ -14,13 +15,32 @@ export const strategyFieldsSchema = z.object({
   name: z.string().min(1),
   title: z.string().nullable().optional(),
   disabled: z.boolean().nullable().optional(),
-  sortOrder: z.number().optional(),
+  sortOrder: z.number().int("Must be a whole number").optional(),
   constraints: z.array(constraintSchema).optional(),
   variants: z.array(strategyVariantSchema).optional(),
   parameters: strategyParametersSchema.optional(),
   segments: z.array(z.number().int()).optional(),
 });
 export type StrategyFields = z.infer<typeof strategyFieldsSchema>;
+
+/** The built-in strategies whose percentage the evaluator reads, and the parameter holding it. */
+const percentageParameter: Record<string, string> = {
+  flexibleRollout: "rollout",
+  gradualRolloutRandom: "percentage",
+  gradualRolloutSessionId: "percentage",
+  gradualRolloutUserId: "percentage",
+};
+
+/** A strategy as written in a request: its percentage, if it has one, a whole number 0 to 100. */
+export const checkedStrategyFieldsSchema = strategyFieldsSchema.superRefine((strategy, ctx) => {
+  const parameter = Object.hasOwn(percentageParameter, strategy.name) ? percentageParameter[strategy.name]! : undefined;
+  const value =
+    parameter && strategy.parameters && Object.hasOwn(strategy.parameters, parameter) ? strategy.parameters[parameter] : undefined;
+  if (value === undefined) return;
+  if (!/^\d{1,3}$/.test(value.trim()) || Number(value) > 100) {
+    ctx.addIssue({ code: "custom", path: ["parameters", parameter!], message: `Must be a whole number from 0 to 100, got "${value}"` });
+  }
+});
 
 /** A strategy inside a feature environment. */
 export const featureStrategySchema = strategyFieldsSchema.extend({
@@ -57,11 +77,13 @@ export type StrategyList = z.infer<typeof strategyListSchema>;
 
 /** A custom strategy definition as written: names travel in paths, so they are URL-friendly. */
 export const upsertStrategyDefinitionSchema = z.object({
-  name: z
-    .string()
-    .min(1)
-    .max(100)
-    .regex(/^[A-Za-z0-9._~-]+$/, "Must be URL friendly: letters, digits and . _ ~ -"),
+  name: resourceName(
+    z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[A-Za-z0-9._~-]+$/, "Must be URL friendly: letters, digits and . _ ~ -"),
+  ),
   title: z.string().nullable().optional(),
   displayName: z.string().nullable().optional(),
   description: z.string().nullable().optional(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { resourceName } from "../common.js";
 
 /** Unleash's tag value rule, checked before the surrounding whitespace is trimmed. */
 export const TAG_VALUE_PATTERN = /^\s*\S.{0,48}\S\s*$/;
@@ -35,11 +36,13 @@ export const createTagResponseSchema = z.object({
 export type CreateTagResponse = z.infer<typeof createTagResponseSchema>;
 
 /** Tag type names travel in paths, so they are URL-friendly like Unleash's. */
-export const urlFriendlyName = z
-  .string()
-  .min(1)
-  .max(100)
-  .regex(/^[A-Za-z0-9._~-]+$/, "Must be URL friendly: letters, digits and . _ ~ -");
+export const urlFriendlyName = resourceName(
+  z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9._~-]+$/, "Must be URL friendly: letters, digits and . _ ~ -"),
+);
 
 export const tagTypeSchema = z.object({
   name: z.string(),

@@ -66,6 +66,18 @@ export class NameExistsError extends VexilError {
   override readonly name = "NameExistsError";
   readonly status = 409;
 }
+export class RequestTimeout extends VexilError {
+  override readonly name = "RequestTimeout";
+  readonly status = 408;
+}
+export class UriTooLong extends VexilError {
+  override readonly name = "UriTooLong";
+  readonly status = 414;
+}
+export class HeadersTooLarge extends VexilError {
+  override readonly name = "HeadersTooLarge";
+  readonly status = 431;
+}
 export class ContentTooLarge extends VexilError {
   override readonly name = "ContentTooLarge";
   readonly status = 413;

@@ -1,7 +1,8 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
 import type { Logger } from "@vexil/logger";
 import { metricsEndpoint, requestMetrics, type Registry } from "@vexil/metrics";
-import { bodyGuard, bodyParserErrors, defaultBodyLimitBytes, jsonBody } from "./body.js";
+import { UriTooLong } from "@vexil/errors";
+import { bodyGuard, bodyParserErrors, bodyTimeout, defaultBodyLimitBytes, jsonBody } from "./body.js";
 import { errorHandler, notFound } from "./error-handler.js";
 import { requestId } from "./request-id.js";
 import { requestLog } from "./request-log.js";
@@ -13,6 +14,11 @@ export interface ReadinessCheck {
 }
 
 export const defaultTrustedProxies = "loopback, linklocal, uniquelocal";
+
+/** Longest request target taken (414 above); longer ones than the header limit are refused by `listen`. */
+export const maxUrlLength = 8192;
+/** How long a request body may take to arrive (408 after). */
+export const bodyTimeoutMs = 10_000;
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -57,6 +63,9 @@ export function createHttpApp({
   app.set("etag", false);
   app.use(requestId);
   app.use(requestLog(logger));
+  app.use((req, _res, next) => {
+    next(req.originalUrl.length > maxUrlLength ? new UriTooLong(`The URL is longer than ${maxUrlLength} characters`) : undefined);
+  });
   if (metrics) {
     app.use(requestMetrics(metrics.registry));
     app.use(metricsEndpoint(metrics.registry, { token: metrics.token }));
@@ -80,7 +89,7 @@ export function createHttpApp({
     res.status(ready ? 200 : 503).json({ health: ready ? "GOOD" : "BAD", checks: results });
   });
 
-  app.use(parseBodies ? jsonBody(bodyLimitBytes) : [bodyGuard(bodyLimitBytes)]);
+  app.use(parseBodies ? [bodyTimeout(bodyTimeoutMs), ...jsonBody(bodyLimitBytes)] : [bodyGuard(bodyLimitBytes)]);
   app.use(bodyParserErrors);
   for (const handler of before) app.use(handler);
   for (const router of routers) app.use(router);

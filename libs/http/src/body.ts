@@ -1,5 +1,5 @@
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
-import { ContentTooLarge, ContentTypeerror, ValidationError } from "@vexil/errors";
+import { ContentTooLarge, ContentTypeerror, RequestTimeout, ValidationError } from "@vexil/errors";
 
 /** The spec's "100 kB" default, read in SI units so a 101 kB body is refused however it is counted. */
 export const defaultBodyLimitBytes = 100_000;
@@ -33,8 +33,59 @@ export function bodyGuard(limitBytes: number): RequestHandler {
 }
 
 export function jsonBody(limitBytes: number): RequestHandler[] {
-  return [bodyGuard(limitBytes), express.json({ limit: limitBytes, type: (req) => jsonType.test(req.headers["content-type"] ?? "") })];
+  return [
+    bodyGuard(limitBytes),
+    express.json({ limit: limitBytes, type: (req) => jsonType.test(req.headers["content-type"] ?? "") }),
+    wellFormedBody,
+  ];
 }
+
+/**
+ * 408 when a body does not arrive in time (a declared Content-Length longer than what is sent
+ * would otherwise hold the request until the socket times out), and the connection is closed.
+ */
+export function bodyTimeout(timeoutMs: number): RequestHandler {
+  return (req, res, next) => {
+    if (!methodsWithBody.has(req.method) || !hasBody(req) || req.readableEnded) return next();
+    const timer = setTimeout(() => {
+      if (req.readableEnded || res.headersSent) return;
+      const error = new RequestTimeout(`The request body did not arrive within ${timeoutMs / 1000} s`);
+      res.status(error.status).setHeader("connection", "close");
+      res.json(error.toBody());
+      res.once("finish", () => req.socket.destroy());
+    }, timeoutMs);
+    const clear = () => clearTimeout(timer);
+    req.once("end", clear);
+    req.once("close", clear);
+    res.once("close", clear);
+    next();
+  };
+}
+
+/** Text with an unpaired UTF-16 surrogate (`"\ud800"` in JSON) is no text: it cannot be stored or sent on. */
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function findLoneSurrogate(value: unknown, path: string, depth = 0): string | undefined {
+  if (typeof value === "string") return loneSurrogate.test(value) ? path : undefined;
+  if (depth > 64 || value === null || typeof value !== "object") return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const at = `${path}.${key}`;
+    if (loneSurrogate.test(key)) return at;
+    const found = findLoneSurrogate(item, at, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+const wellFormedBody: RequestHandler = (req, _res, next) => {
+  const path = findLoneSurrogate(req.body, "body");
+  if (!path) return next();
+  next(
+    new ValidationError(`Invalid ${path}: contains an unpaired surrogate, which is not text`, [
+      { path, message: "Must be well-formed text" },
+    ]),
+  );
+};
 
 /** Turns body-parser failures (chunked bodies over the limit, malformed JSON) into spec errors. */
 export const bodyParserErrors: ErrorRequestHandler = (err, _req, _res, next) => {
@@ -44,5 +95,9 @@ export const bodyParserErrors: ErrorRequestHandler = (err, _req, _res, next) => 
   if (type === "encoding.unsupported" || type === "charset.unsupported") {
     return next(new ContentTypeerror("Unsupported body encoding"));
   }
+  if (type === "request.size.invalid") return next(new ValidationError("The request body is shorter or longer than its Content-Length"));
+  // A body that cannot be decoded as declared (Content-Encoding: gzip that is not gzip).
+  if ((err as { status?: number }).status === 400)
+    return next(new ValidationError(`The request body could not be read: ${(err as Error).message}`));
   next(err);
 };

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import { NotFoundError, toVexilError } from "@vexil/errors";
+import { NotFoundError, ValidationError, toVexilError } from "@vexil/errors";
 import type { Logger } from "@vexil/logger";
 
 export const notFound: RequestHandler = (req, _res, next) => {
@@ -9,7 +9,8 @@ export const notFound: RequestHandler = (req, _res, next) => {
 /** The one place errors become responses: spec body, right status, no stack to the client. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const error = toVexilError(err);
+    // express refuses a path whose percent-encoding does not decode (`/features/%E0%A4%A`) with a URIError.
+    const error = err instanceof URIError ? new ValidationError("The path has malformed percent-encoding") : toVexilError(err);
     if (error.status >= 500) {
       logger.error({ err, errorId: error.id, reqId: req.headers["x-request-id"] }, "request failed");
     } else {

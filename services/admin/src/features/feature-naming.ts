@@ -3,7 +3,13 @@ import type { FeatureNamingPattern } from "@vexil/contracts";
 
 /** Unleash's rule for names used in paths: unchanged by URL encoding, and not `.` or `..`. */
 export function isUrlFriendly(name: string): boolean {
-  return name.length > 0 && encodeURIComponent(name) === name && name !== "." && name !== "..";
+  if (name.length === 0 || name === "." || name === "..") return false;
+  try {
+    return encodeURIComponent(name) === name;
+  } catch {
+    // An unpaired surrogate cannot be encoded at all.
+    return false;
+  }
 }
 
 export function assertUrlFriendly(name: string, field: string): void {
