@@ -8,6 +8,8 @@
  * machine may be loaded. The table is printed at the end (see README.md beside this file).
  */
 import { watch } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTokenSecret } from "@vexil/auth";
@@ -108,6 +110,12 @@ describe.skipIf(missing)("the cluster under faults", () => {
     await vexil?.stop();
     await nats?.dispose();
     await redis?.dispose();
+    if (vexil) {
+      // The services' own logs, for whoever reads a failure.
+      const log = path.join(tmpdir(), `vexil-faults-${suiteStarted}.log`);
+      await writeFile(log, vexil.output());
+      console.log(`cluster output: ${log}`);
+    }
     if (rows.length > 0) console.log(report());
   }, 120_000);
 
@@ -168,8 +176,16 @@ describe.skipIf(missing)("the cluster under faults", () => {
     return convergedAt - healedAt;
   }
 
-  /** The checks after each fault, and its row in the table. */
-  async function check(fault: string, { healedAt, faultStart, expectedExits, notes = "" }: CheckOptions): Promise<void> {
+  /** The checks after each fault, and its row in the table; the writer goes on whatever they find. */
+  async function check(fault: string, options: CheckOptions): Promise<void> {
+    try {
+      await checkNow(fault, options);
+    } finally {
+      writer.resume();
+    }
+  }
+
+  async function checkNow(fault: string, { healedAt, faultStart, expectedExits, notes = "" }: CheckOptions): Promise<void> {
     const writesDuringFault = writer.ackedBetween(faultStart, healedAt);
     const convergeMs = await converge(healedAt);
     const admin = await adminState(gateway, projects);
@@ -222,8 +238,6 @@ describe.skipIf(missing)("the cluster under faults", () => {
       signalsActedOnce: [...acted.values()].filter((n) => n === 1).length,
       notes,
     });
-    writer.resume();
-    await sleep(3000);
   }
 
   interface CheckOptions {
