@@ -205,7 +205,10 @@ describe.skipIf(missing)("the cluster under faults", () => {
       250,
     );
     const delivered = new Set([...keys.keys()].map(eventOf));
-    expect([...expected].filter((id) => !delivered.has(id)), "events not delivered").toEqual([]);
+    expect(
+      [...expected].filter((id) => !delivered.has(id)),
+      "events not delivered",
+    ).toEqual([]);
     const repeated = [...keys.values()].reduce((sum, n) => sum + n - 1, 0);
 
     let acted = await signals.actedOn();

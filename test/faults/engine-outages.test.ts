@@ -22,7 +22,13 @@ describe.skipIf(missing)("the NATS bus through an outage", () => {
   beforeAll(async () => {
     nats = await startPrivateNats();
     // Short waits between attempts: nats.js's default of ten attempts would give up within a second.
-    bus = await createNatsBus({ servers: nats.url, streamName: "outage", streamSubjects: ["events.>"], logger: quiet, reconnectWaitMs: 100 });
+    bus = await createNatsBus({
+      servers: nats.url,
+      streamName: "outage",
+      streamSubjects: ["events.>"],
+      logger: quiet,
+      reconnectWaitMs: 100,
+    });
   });
   afterAll(async () => {
     await bus?.close();

@@ -119,7 +119,9 @@ export async function adminState(gateway: Gateway, projects: string[]): Promise<
   for (const project of projects) {
     const res = await adminFetch(gateway, `/api/admin/projects/${project}/features`);
     if (!res.ok) throw new Error(`listing ${project} answered ${res.status}`);
-    const { features } = (await res.json()) as { features: Array<{ name: string; environments: Array<{ name: string; enabled: boolean }> }> };
+    const { features } = (await res.json()) as {
+      features: Array<{ name: string; environments: Array<{ name: string; enabled: boolean }> }>;
+    };
     for (const feature of features) state.set(feature.name, feature.environments.find((e) => e.name === environment)?.enabled ?? false);
   }
   return state;
@@ -194,7 +196,10 @@ export async function startSignalSource(gateway: Gateway, project: string) {
     if (!res.ok) throw new Error(`${what}: ${res.status} ${await res.text()}`);
     return res.json() as Promise<any>;
   };
-  const endpoint = await ok(await adminFetch(gateway, "/api/admin/signal-endpoints", { method: "POST", body: { name: "faults" } }), "endpoint");
+  const endpoint = await ok(
+    await adminFetch(gateway, "/api/admin/signal-endpoints", { method: "POST", body: { name: "faults" } }),
+    "endpoint",
+  );
   const { token } = await ok(
     await adminFetch(gateway, `/api/admin/signal-endpoints/${endpoint.id}/tokens`, { method: "POST", body: { name: "source" } }),
     "signal token",
@@ -203,7 +208,10 @@ export async function startSignalSource(gateway: Gateway, project: string) {
     await adminFetch(gateway, "/api/admin/service-account", { method: "POST", body: { username: "faults-bot", rootRole: "Editor" } }),
     "service account",
   );
-  await ok(await adminFetch(gateway, `/api/admin/projects/${project}/features`, { method: "POST", body: { name: "signal-target" } }), "flag");
+  await ok(
+    await adminFetch(gateway, `/api/admin/projects/${project}/features`, { method: "POST", body: { name: "signal-target" } }),
+    "flag",
+  );
   const set = await ok(
     await adminFetch(gateway, `/api/admin/projects/${project}/actions`, {
       method: "POST",
@@ -211,9 +219,7 @@ export async function startSignalSource(gateway: Gateway, project: string) {
         name: "switch off on signal",
         actorId: account.id,
         match: { source: "signal-endpoint", sourceId: endpoint.id, payload: {} },
-        actions: [
-          { action: "TOGGLE_FEATURE_OFF", sortOrder: 1, executionParams: { project, featureName: "signal-target", environment } },
-        ],
+        actions: [{ action: "TOGGLE_FEATURE_OFF", sortOrder: 1, executionParams: { project, featureName: "signal-target", environment } }],
       },
     }),
     "action set",
@@ -242,7 +248,10 @@ export async function startSignalSource(gateway: Gateway, project: string) {
   async function actedOn(): Promise<Map<number, number>> {
     const counts = new Map<number, number>(accepted.map((seq) => [seq, 0]));
     for (let offset = 0; ; offset += 1000) {
-      const page = await ok(await adminFetch(gateway, `/api/admin/projects/${project}/actions/${set.id}/events?limit=1000&offset=${offset}`), "log");
+      const page = await ok(
+        await adminFetch(gateway, `/api/admin/projects/${project}/actions/${set.id}/events?limit=1000&offset=${offset}`),
+        "log",
+      );
       for (const entry of page.actionSetEvents as Array<{ state: string; signal: { payload: { seq?: number } } }>) {
         const seq = entry.signal.payload.seq;
         if (typeof seq === "number" && entry.state === "success") counts.set(seq, (counts.get(seq) ?? 0) + 1);
