@@ -95,6 +95,6 @@ describe("IPv6 forms of private IPv4 addresses", () => {
 
   it("judges an IPv4-mapped public address as the public address it is", () => {
     expect(nonPublicAddressReason("::ffff:8.8.8.8")).toBeUndefined();
-    expect(nonPublicAddressReason("::127.0.0.1")).toMatch(/loopback \(127\.0\.0\.1, written as IPv6\)/);
+    expect(nonPublicAddressReason("::127.0.0.1")).toMatch(/loopback address \(127\.0\.0\.1, written as IPv6\)/);
   });
 });
