@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Unleash, UnleashEvents, type Context as SdkContext } from "unleash-client";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
-import { environmentVariantsInput, loadSpecState, type LoadReport, type SpecState } from "../src/spec-loader.js";
+import { loadSpecState, variantsInput, type LoadReport, type SpecState } from "../src/spec-loader.js";
 
 /**
  * The Unleash client specification end to end: each file's state is loaded through the admin API
@@ -15,8 +15,8 @@ import { environmentVariantsInput, loadSpecState, type LoadReport, type SpecStat
  *
  * Nothing is forced in: what the admin API refuses is listed below with the reason and asserted to
  * be refused with a 400, and the cases that rest on it are skipped with that reason. So are the
- * cases on flags whose variant weights the admin contract spreads to 1000 (endpoint 6) and the two
- * contexts the frontend API completes by design.
+ * cases on flags whose variant lists the admin API stores otherwise (it spreads weights to 1000 and
+ * sorts by name, as Unleash does) and the two contexts the frontend API completes by design.
  */
 
 type Context = Record<string, unknown> & { properties?: Record<string, string | null> };
@@ -91,8 +91,8 @@ const frontendCompletes: Record<string, string> = {
 
 /**
  * Why a case cannot be checked end to end, or null: its flag, or a parent it depends on, was
- * refused; or (for variants) its environment variant weights were spread by the contract and the
- * case is not settled by an override.
+ * refused; or (for variants) the admin API stored one of its variant lists otherwise (spread or
+ * sorted) and the case is not settled by an override.
  */
 function unrepresentable(spec: SpecFile, file: string, toggleName: string, context: Context, variant: boolean): string | null {
   const refused = refusedByAdmin[file] ?? {};
@@ -110,14 +110,21 @@ function unrepresentable(spec: SpecFile, file: string, toggleName: string, conte
   };
   const reason = walk(toggleName);
   if (reason || !variant) return reason;
-  const variants = byName.get(toggleName)?.variants ?? [];
-  if (environmentVariantsInput(variants).exact) return null;
-  const overridden = variants.some((v) =>
+  const feature = byName.get(toggleName);
+  const strategyLists = (feature?.strategies ?? []).map((s) => s.variants ?? []);
+  const environmentVariants = feature?.variants ?? [];
+  const weights = (variants: readonly { weight: number }[]) => variants.map((v) => v.weight).join("/");
+  const alteredStrategyLists = strategyLists.filter((variants) => !variantsInput(variants).exact);
+  if (alteredStrategyLists.length > 0) {
+    return `strategy variant weights ${alteredStrategyLists.map(weights).join(", ")}; the admin API spreads variable weights to 1000, as Unleash does`;
+  }
+  if (variantsInput(environmentVariants).exact) return null;
+  const overridden = environmentVariants.some((v) =>
     (v.overrides ?? []).some((o) => o.values.includes(String(context[o.contextName] ?? context.properties?.[o.contextName] ?? ""))),
   );
   if (overridden) return null;
-  const weights = variants.map((v) => v.weight).join("/");
-  return `environment variant weights ${weights} total ${variants.reduce((n, v) => n + v.weight, 0)}; the admin contract spreads variable weights to 1000`;
+  const total = environmentVariants.reduce((n, v) => n + v.weight, 0);
+  return `environment variant weights ${weights(environmentVariants)} total ${total}; the admin API spreads variable weights to 1000 and sorts by name, as Unleash does`;
 }
 
 const disabledVariant: ExpectedVariant = { name: "disabled", enabled: false, feature_enabled: false };
@@ -159,8 +166,10 @@ describe.each(specFiles)("%s", (file) => {
       const refusedFlags = [...new Set(report.refused.map((r) => r.feature))].sort();
       expect(refusedFlags).toEqual(Object.keys(refusedByAdmin[file] ?? {}).sort());
       for (const refusal of report.refused) expect(refusal, refusal.message).toMatchObject({ status: 400 });
-      const spread = spec.state.features.filter((f) => !environmentVariantsInput(f.variants ?? []).exact).map((f) => f.name);
-      expect(report.altered.map((a) => a.feature)).toEqual(spread);
+      const spread = spec.state.features
+        .filter((f) => [f.variants ?? [], ...(f.strategies ?? []).map((s) => s.variants ?? [])].some((v) => !variantsInput(v).exact))
+        .map((f) => f.name);
+      expect([...new Set(report.altered.map((a) => a.feature))]).toEqual(spread);
     });
 
     async function frontendToggles(context: Context): Promise<FrontendToggle[]> {

@@ -625,7 +625,7 @@ describe.each(["default", "flags-fresh"])("flags in project %s", (project) => {
     const path = `${features}/${n("colors")}/environments/development/variants`;
     beforeAll(() => createFlag(n("colors")));
 
-    it("replaces all variants (endpoint 6), spreading weights to 1000 as Unleash rounds, in the given order", async () => {
+    it("replaces all variants (endpoint 6), spreading weights to 1000 in the given order, then sorting by name as Unleash does", async () => {
       const variable = (name: string) => ({ name, weight: 0, weightType: "variable", stickiness: "default" });
       const body = await call(
         path,
@@ -643,10 +643,10 @@ describe.each(["default", "flags-fresh"])("flags in project %s", (project) => {
       );
       expect(body.version).toBe(1);
       expect(body.variants.map((v) => [v.name, v.weight, v.weightType])).toEqual([
-        ["red", 300, "variable"],
         ["blue", 300, "variable"],
         ["fixed", 100, "fix"],
         ["green", 300, "variable"],
+        ["red", 300, "variable"],
       ]);
       expect(body.variants.find((v) => v.name === "green")?.overrides).toEqual([{ contextName: "userId", values: ["u1"] }]);
       const odd = await call(
@@ -656,9 +656,9 @@ describe.each(["default", "flags-fresh"])("flags in project %s", (project) => {
         featureVariantsResponseSchema,
       );
       expect(odd.variants.map((v) => [v.name, v.weight])).toEqual([
-        ["c", 334],
         ["a", 333],
         ["b", 333],
+        ["c", 334],
       ]);
       expect(await get(path, featureVariantsResponseSchema)).toEqual(odd);
       const flag = await get(`${features}/${n("colors")}`, featureSchema);
@@ -706,7 +706,7 @@ describe.each(["default", "flags-fresh"])("flags in project %s", (project) => {
     });
 
     it("patches variants with JSON patch and copies them to several environments", async () => {
-      const patched = await call(path, { method: "PATCH", body: [{ op: "remove", path: "/0" }] }, 200, featureVariantsResponseSchema);
+      const patched = await call(path, { method: "PATCH", body: [{ op: "remove", path: "/2" }] }, 200, featureVariantsResponseSchema);
       expect(patched.variants.map((v) => [v.name, v.weight])).toEqual([
         ["a", 500],
         ["b", 500],

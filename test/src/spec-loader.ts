@@ -77,15 +77,20 @@ export interface LoadReport {
 
 const VARIANT_WEIGHT_TOTAL = 1000;
 
+/** The admin API sorts variant lists with Unleash's `localeCompare` order (en-US). */
+const byName = new Intl.Collator("en-US").compare;
+
 /**
- * Environment variants as the admin API takes them (endpoint 6: `variable` weights are spread over
- * what the `fix` ones leave of 1000). A list totalling 1000 is sent as `fix` weights with the last
- * one `variable`, so it is stored exactly; a single variant always wins whatever its weight. Any
- * other list cannot be stored as given: it is sent as `variable` and the spread is reported.
+ * Strategy or environment variants as the admin API takes them: as in Unleash, `variable` weights
+ * are spread over what the `fix` ones leave of 1000 and the list is sorted by name. A list totalling
+ * 1000 and already in name order is sent as `fix` weights with the last one `variable`, so it is
+ * stored exactly; a single variant always wins whatever its weight. Any other list cannot be stored
+ * as given: it is sent as `variable` and the change is reported.
  */
-export function environmentVariantsInput(variants: readonly SpecVariant[]): { input: SpecVariant[]; exact: boolean } {
+export function variantsInput(variants: readonly SpecVariant[]): { input: SpecVariant[]; exact: boolean } {
   const total = variants.reduce((sum, v) => sum + v.weight, 0);
-  if (variants.length > 1 && total === VARIANT_WEIGHT_TOTAL) {
+  const inNameOrder = variants.every((v, i) => i === 0 || byName(variants[i - 1]!.name, v.name) < 0);
+  if (variants.length > 1 && total === VARIANT_WEIGHT_TOTAL && inNameOrder) {
     return {
       input: variants.map((v, i) => ({ ...v, weightType: i === variants.length - 1 ? "variable" : "fix" })),
       exact: true,
@@ -93,6 +98,8 @@ export function environmentVariantsInput(variants: readonly SpecVariant[]): { in
   }
   return { input: variants.map((v) => ({ ...v, weightType: "variable" })), exact: variants.length <= 1 };
 }
+
+const describeVariants = (variants: readonly SpecVariant[]) => variants.map((v) => `${v.name}=${v.weight}`).join(", ");
 
 /**
  * Dependencies are one level deep in the admin API (a parent has no parent of its own): links to
@@ -147,6 +154,7 @@ export async function loadSpecState(
 
     for (const [index, strategy] of (feature.strategies ?? []).entries()) {
       const missing = (strategy.segments ?? []).filter((id) => !segmentIds.has(id));
+      const variants = variantsInput(strategy.variants ?? []);
       const body = {
         name: strategy.name,
         sortOrder: index,
@@ -155,25 +163,28 @@ export async function loadSpecState(
         // A segment the spec references but never defines keeps its id, for the API to judge.
         segments: (strategy.segments ?? []).map((id) => segmentIds.get(id) ?? id),
         // The API needs a stickiness per strategy variant; the SDKs use the strategy's when the
-        // spec gives none, so that is what is stored. Strategy variant weights are kept as given.
-        variants: (strategy.variants ?? []).map((v) => ({
-          ...v,
-          weightType: v.weightType ?? "variable",
-          stickiness: v.stickiness ?? String(strategy.parameters?.stickiness ?? "default"),
-        })),
+        // spec gives none, so that is what is stored.
+        variants: variants.input.map((v) => ({ ...v, stickiness: v.stickiness ?? String(strategy.parameters?.stickiness ?? "default") })),
       };
       const step = missing.length > 0 ? `strategy ${index} (undefined segment ${missing.join(", ")})` : `strategy ${index}`;
-      await attempt(feature.name, step, `${environmentPath(feature.name)}/strategies`, { method: "POST", body });
+      const res = await attempt(feature.name, step, `${environmentPath(feature.name)}/strategies`, { method: "POST", body });
+      if (res && !variants.exact) {
+        const stored = ((await res.json()) as { variants: SpecVariant[] }).variants;
+        report.altered.push({
+          feature: feature.name,
+          what: `strategy ${index} variant weights ${describeVariants(strategy.variants ?? [])} stored as ${describeVariants(stored)}`,
+        });
+      }
     }
 
     if (feature.variants && feature.variants.length > 0) {
-      const { input, exact } = environmentVariantsInput(feature.variants);
+      const { input, exact } = variantsInput(feature.variants);
       const res = await attempt(feature.name, "variants", `${environmentPath(feature.name)}/variants`, { method: "PUT", body: input });
       if (res && !exact) {
         const stored = ((await res.json()) as { variants: SpecVariant[] }).variants;
         report.altered.push({
           feature: feature.name,
-          what: `variant weights ${feature.variants.map((v) => `${v.name}=${v.weight}`).join(", ")} stored as ${stored.map((v) => `${v.name}=${v.weight}`).join(", ")}`,
+          what: `variant weights ${describeVariants(feature.variants)} stored as ${describeVariants(stored)}`,
         });
       }
     }

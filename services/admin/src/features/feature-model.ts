@@ -14,7 +14,7 @@ export interface FeatureStrategyDocument {
   disabled: boolean;
   sortOrder: number;
   constraints: Constraint[];
-  /** Stored exactly as given: evaluation must see the weights the user set. */
+  /** Spread and sorted by name as Unleash stores them (see spreadVariantWeights): the SDKs bucket users by list order. */
   variants: StrategyVariant[];
   parameters: Record<string, string>;
   segments: number[];

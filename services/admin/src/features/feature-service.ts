@@ -590,7 +590,7 @@ export class FeatureService {
         disabled: input.disabled ?? false,
         sortOrder: input.sortOrder ?? current.sortOrder,
         constraints: input.constraints ?? [],
-        variants: input.variants ?? [],
+        variants: spreadVariantWeights(input.variants ?? []),
         parameters: input.parameters ?? {},
         segments: input.segments ?? [],
       };
@@ -801,7 +801,7 @@ export class FeatureService {
       disabled: input.disabled ?? false,
       sortOrder: input.sortOrder ?? Math.max(-1, ...siblings.map((s) => s.sortOrder)) + 1,
       constraints: (input.constraints ?? []) as Constraint[],
-      variants: input.variants ?? [],
+      variants: spreadVariantWeights(input.variants ?? []),
       parameters: strategyParameters(input, featureName),
       segments: input.segments ?? [],
       createdAt: this.deps.clock(),
@@ -816,7 +816,7 @@ export class FeatureService {
   }
 }
 
-/** Strategy variants are stored as given, but must add up the way feature variants do. */
+/** Strategy variants must add up the way feature variants do; they are stored spread and sorted as Unleash stores them. */
 export function assertValidStrategyVariants(variants: readonly StrategyVariant[]): void {
   if (variants.length === 0) return;
   const names = new Set<string>();

@@ -5,32 +5,38 @@ import { spreadVariantWeights } from "./variant-weights.js";
 const variable = (name: string) => ({ name, weight: 0, weightType: "variable" as const, stickiness: "default" });
 const fix = (name: string, weight: number) => ({ name, weight, weightType: "fix" as const, stickiness: "default" });
 const total = (vs: { weight: number }[]) => vs.reduce((s, v) => s + v.weight, 0);
+const weights = (vs: { name: string; weight: number }[]) => vs.map((v) => [v.name, v.weight]);
 
 describe("spreadVariantWeights", () => {
-  it("gives the remainder to the first variable variants and keeps the given order", () => {
-    const result = spreadVariantWeights([variable("c"), variable("b"), variable("a")]);
-    expect(result.map((v) => [v.name, v.weight])).toEqual([
-      ["c", 334],
-      ["b", 333],
-      ["a", 333],
+  it("gives the remainder to the first variable variants in the given order, then sorts by name (as Unleash 8.2.0 serves them)", () => {
+    const result = spreadVariantWeights([variable("control"), variable("blue"), variable("green")]);
+    expect(weights(result)).toEqual([
+      ["blue", 333],
+      ["control", 334],
+      ["green", 333],
     ]);
     expect(total(result)).toBe(1000);
   });
 
-  it("stores a list totalling 1000 exactly, in the given order (the SDKs assign ranges in list order)", () => {
-    const given = [fix("zeta", 300), fix("mid", 200), { ...variable("alpha"), weight: 500 }];
-    expect(spreadVariantWeights(given).map((v) => [v.name, v.weight])).toEqual([
+  it("sorts fix and variable variants together by name, case-insensitively first as localeCompare does", () => {
+    const given = [fix("zeta", 300), fix("Mid", 200), { ...variable("alpha"), weight: 500 }, variable("beta")];
+    expect(weights(spreadVariantWeights(given))).toEqual([
+      ["alpha", 250],
+      ["beta", 250],
+      ["Mid", 200],
       ["zeta", 300],
-      ["mid", 200],
-      ["alpha", 500],
     ]);
   });
 
   it("keeps fix weights and spreads what is left", () => {
     const result = spreadVariantWeights([fix("f", 100), variable("x"), variable("y"), variable("z"), variable("w")]);
-    expect(Object.fromEntries(result.map((v) => [v.name, v.weight]))).toEqual({ f: 100, w: 225, x: 225, y: 225, z: 225 });
-    const odd = spreadVariantWeights([fix("f", 1), variable("a"), variable("b")]);
-    expect(odd.map((v) => v.weight)).toEqual([1, 500, 499]);
+    expect(Object.fromEntries(weights(result))).toEqual({ f: 100, w: 225, x: 225, y: 225, z: 225 });
+    const odd = spreadVariantWeights([fix("f", 1), variable("b"), variable("a")]);
+    expect(weights(odd)).toEqual([
+      ["a", 499],
+      ["b", 500],
+      ["f", 1],
+    ]);
     expect(total(odd)).toBe(1000);
   });
 
