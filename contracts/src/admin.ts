@@ -7,6 +7,7 @@ import { changeRequestsContract, projectAccessContract } from "./admin/change-re
 import { environmentsContract } from "./admin/environments.js";
 import { contextContract } from "./admin/context.js";
 import { eventsContract } from "./admin/events.js";
+import { exportImportContract } from "./admin/export-import.js";
 import { featuresContract } from "./admin/features.js";
 import { featureLinksContract } from "./admin/feature-links.js";
 import { inviteLinksContract } from "./admin/invite-links.js";
@@ -45,6 +46,7 @@ type AdminRoutes = {
   actions: typeof actionsContract;
   applications: typeof applicationsContract;
   usageMetrics: typeof usageMetricsContract;
+  exportImport: typeof exportImportContract;
 };
 // Spelled out so declarations name each slice instead of expanding every route (TS7056).
 const adminRoutes: AdminRoutes = {
@@ -70,6 +72,7 @@ const adminRoutes: AdminRoutes = {
   actions: actionsContract,
   applications: applicationsContract,
   usageMetrics: usageMetricsContract,
+  exportImport: exportImportContract,
 };
 const adminOptions = { ...routerOptions, pathPrefix: "/api/admin" } as const;
 export type AdminContract = ReturnType<typeof c.router<AdminRoutes, "/api/admin", typeof adminOptions>>;

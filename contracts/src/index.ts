@@ -30,5 +30,6 @@ export * from "./events.js";
 export * from "./addon-topics.js";
 export * from "./usage-topics.js";
 export * from "./admin/usage-metrics.js";
+export * from "./admin/export-import.js";
 export * from "./ofrep.js";
 export * from "./openapi.js";

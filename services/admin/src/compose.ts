@@ -45,6 +45,8 @@ import { TagService } from "./tags/tag-service.js";
 import { createTagStore } from "./tags/tag-store.js";
 import { registerAdminMetrics } from "./operations/admin-metrics.js";
 import { createUsageMetricsSlice, type UsageMetricsSettings } from "./usage-metrics/usage-slice.js";
+import { ExportService } from "./export-import/export-service.js";
+import { ImportService } from "./export-import/import-service.js";
 
 export type AdminSettings = Pick<AdminConfig, "INIT_ADMIN_API_TOKENS" | "INIT_CLIENT_API_TOKENS" | "INIT_FRONTEND_API_TOKENS"> &
   Partial<SignalLimitSettings> &
@@ -236,6 +238,36 @@ export async function createAdminDeps({
     logger: logger.child({ module: "usage-metrics" }),
     retentionHours: settings.CLIENT_METRICS_RETENTION_HOURS,
   });
+  const exporter = new ExportService({
+    features: featureService,
+    environments: environmentService,
+    projects: projectService,
+    segments: segmentService,
+    context: contextService,
+    tags: tagService,
+    unitOfWork,
+  });
+  const importer = new ImportService({
+    features: {
+      find: (name, session) => featureService.find(name, session),
+      count: (project) => stores.features.count({ project, archived: false }),
+      children: (name, session) => featureService.children(name, session),
+      create: (project, input, actor) => featureService.create(project, input, actor),
+      change: (tx, actor, name, mutate) => featureService.change(tx, actor, name, mutate),
+      assertValidStrategy: (input, project) => featureService.assertValidStrategy(input, project),
+    },
+    projects: {
+      find: async (id) => ((await projectService.exists(id)) ? projectService.get(id) : null),
+      environmentViews: (id) => projectService.environmentViews(id),
+    },
+    strategies,
+    context: contextService,
+    segments: segmentService,
+    tags: tagService,
+    changeRequests: changeRequestService,
+    unitOfWork,
+    clock,
+  });
   registerAdminMetrics(metrics, {
     outboxBacklog: () => events.outboxBacklog(),
     publishedRevisions: () => snapshotPublisher.publishedRevisions(),
@@ -275,6 +307,8 @@ export async function createAdminDeps({
     projectMembers,
     snapshotPublisher,
     usageMetrics,
+    exporter,
+    importer,
     projectReports,
     signals,
     governance,

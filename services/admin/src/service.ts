@@ -24,6 +24,7 @@ import { uiConfigRoutes } from "./ui-config/ui-config-routes.js";
 import { environmentRoutes } from "./environments/environment-routes.js";
 import { featureRoutes } from "./features/feature-routes.js";
 import { projectRoutes } from "./projects/project-routes.js";
+import { exportImportRoutes } from "./export-import/export-import-routes.js";
 
 export interface AdminService extends VexilService {
   /** Set on the start that created the first admin token, so it can be shown exactly once. */
@@ -79,6 +80,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
   router.use(addonRoutes({ addons: deps.addons, access }));
   router.use(clientApplicationRoutes({ applications: deps.clientApplications, access }));
   router.use(deps.usageMetrics.router(access));
+  router.use(exportImportRoutes({ exporter: deps.exporter, importer: deps.importer, access }));
 
   return {
     router,

@@ -24,6 +24,11 @@ export class UnitOfWork {
     private readonly events: EventStore,
   ) {}
 
+  /** The session of the unit of work this call runs in, if any: reads made inside one see its writes. */
+  get session(): StoreSession | undefined {
+    return this.current.getStore()?.session;
+  }
+
   onCommitted(listener: ChangeListener): void {
     this.listeners.push(listener);
   }

@@ -140,9 +140,9 @@ export class FeatureService {
 
   // ---- reads ----------------------------------------------------------------------------------
 
-  /** With a session: the flag as the running transaction sees it. */
+  /** The flag as the running transaction sees it (the given session, or the enclosing unit of work's). */
   find(name: string, session?: StoreSession): Promise<FeatureDocument | null> {
-    return this.deps.features.get(name, session);
+    return this.deps.features.get(name, session ?? this.deps.unitOfWork.session);
   }
 
   async get(name: string): Promise<FeatureDocument> {

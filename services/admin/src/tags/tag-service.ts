@@ -170,6 +170,15 @@ export class TagService {
     await this.deps.unitOfWork.run((tx) => this.untagFeature(feature, tag, actor, tx));
   }
 
+  /** Inside an import's transaction: the flag ends with exactly these tags, unknown tags created. */
+  async replaceFeatureTags(tx: Transaction, feature: FeatureDocument, tags: readonly Tag[], actor: Actor): Promise<void> {
+    const wanted = new Set(tags.map((tag) => tagId(tag.type, tag.value)));
+    for (const existing of await this.deps.tags.featureTags(feature._id, tx.session)) {
+      if (!wanted.has(tagId(existing.type, existing.value))) await this.untagFeature(feature, existing, actor, tx);
+    }
+    for (const [i, tag] of tags.entries()) await this.tagFeature(feature, tag, actor, tx, `data.featureTags.${i}`);
+  }
+
   /** Inside a hard delete's transaction (a FeatureService removal step): the flags' tags go with them. */
   async removeTagsOfDeleted(tx: Transaction, names: string[]): Promise<void> {
     for (const name of names) await this.deps.tags.removeFeatureTags(name, tx.session);
