@@ -22,7 +22,7 @@ type ApiRoutes = {
   ofrep: typeof ofrepContract;
 };
 /** Every HTTP surface in one router, as the gateway exposes them (typed by name: TS7056 otherwise). */
-export const apiContract: ReturnType<typeof c.router<ApiRoutes, string, {}>> = c.router({
+export const apiContract: ReturnType<typeof c.router<ApiRoutes, string>> = c.router({
   admin: adminContract,
   frontend: frontendContract,
   client: clientContract,

@@ -15,7 +15,7 @@ import {
   strategyFieldsSchema,
 } from "@vexil/contracts";
 import { z } from "zod";
-import { oversize, plainTextRequest, startTestSystem, type TestSystem } from "../src/harness.js";
+import { startTestSystem, type TestSystem } from "../src/harness.js";
 
 let vexil: TestSystem;
 beforeAll(async () => {

@@ -48,7 +48,10 @@ export function sdkPool() {
       return client;
     },
     stopAll() {
-      for (const sdk of started.splice(0)) "destroy" in sdk ? sdk.destroy() : sdk.stop();
+      for (const sdk of started.splice(0)) {
+        if ("destroy" in sdk) sdk.destroy();
+        else sdk.stop();
+      }
     },
   };
 }

@@ -10,7 +10,6 @@ import {
   jsonPatchSchema,
   setEnvironmentVariantsBodySchema,
   checkedStrategyFieldsSchema,
-  strategyFieldsSchema,
 } from "../schemas/index.js";
 
 /** Unleash's flag types (the spec lists examples; Unleash 8 also has `sunset`). */

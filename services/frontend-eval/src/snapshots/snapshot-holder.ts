@@ -1,4 +1,4 @@
-import type { Bus, Subscription } from "@vexil/bus";
+import type { Bus } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
 import {
   clientSegmentSchema,
