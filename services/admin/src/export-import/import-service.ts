@@ -128,9 +128,8 @@ export class ImportService {
     const docs = new Map<string, FeatureDocument>();
     for (const feature of plan.data.features) {
       const type = feature.type as FeatureType | undefined;
-      let doc = await this.deps.features.find(feature.name, tx.session);
-      if (!doc) {
-        doc = await this.deps.features.create(
+      if (!(await this.deps.features.find(feature.name, tx.session))) {
+        await this.deps.features.create(
           project,
           { name: feature.name, type, description: feature.description, impressionData: feature.impressionData },
           actor,
