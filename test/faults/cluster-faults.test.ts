@@ -88,10 +88,13 @@ describe.skipIf(missing)("the cluster under faults", () => {
         ADDONS_ALLOW_PRIVATE_URLS: "true",
         ADDONS_BACKOFF_BASE_MS: "200",
         ADDONS_BACKOFF_MAX_MS: "2000",
-        ADDONS_MAX_ATTEMPTS: "100",
+        // The most the service accepts: a value out of range stops it at start (a config error).
+        ADDONS_MAX_ATTEMPTS: "50",
       },
     });
     gateway = { url: vexil.url, ...tokens };
+    // The gateway's /ready covers only the services it proxies to: wait for addon-delivery too.
+    expect(await allReady(), `every service ready at start:\n${vexil.output().slice(-3000)}`).toBe(true);
     const project = await adminFetch(gateway, "/api/admin/projects", { method: "POST", body: { id: "faults", name: "Faults" } });
     expect(project.status, await project.clone().text()).toBeLessThan(300);
     webhook = await startWebhook(gateway);
