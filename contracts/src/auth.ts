@@ -1,5 +1,12 @@
+import { z } from "zod";
 import { c, errorResponses, routerOptions } from "./common.js";
 import { loginSchema, signupSchema, userSchema } from "./schemas/index.js";
+
+/** The signed-in user, and whether they signed in with the well-known first-start password. */
+export const loginResponseSchema = userSchema.extend({ usesDefaultPassword: z.boolean() });
+
+/** Ends the session and redirects to `/` (GET or POST): a browser navigation, not a JSON call. */
+export const logoutPath = "/logout";
 
 /**
  * Sign-in and invite-link signup, outside `/api/admin` as in Unleash. Logout (`GET|POST /logout`)
@@ -12,7 +19,7 @@ export const authContract = c.router(
       path: "/auth/simple/login",
       summary: "Sign in with a username (or email) and password; sets the `vexil-session` cookie",
       body: loginSchema,
-      responses: { 200: userSchema, ...errorResponses(400, 401, 413, 415, 429) },
+      responses: { 200: loginResponseSchema, ...errorResponses(400, 401, 413, 415, 429) },
     },
     validateInvite: {
       method: "GET",

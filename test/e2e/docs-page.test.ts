@@ -1,22 +1,15 @@
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumAvailable, launchChromium } from "../src/browser.js";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const available = existsSync(chromiumPath);
-if (!available) console.log(`skipped: no Chromium at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`);
-
-describe.skipIf(!available)("the API documentation page in a real browser", () => {
+describe.skipIf(!chromiumAvailable)("the API documentation page in a real browser", () => {
   let vexil: TestSystem;
   let browser: Browser;
 
   beforeAll(async () => {
     vexil = await startTestSystem();
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

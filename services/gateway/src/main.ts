@@ -48,7 +48,7 @@ if (config.GATEWAY_MODE === "cluster") {
   process.stdout.write(
     [
       "",
-      `Vexil is running at ${publicUrl}`,
+      `Vexil is running at ${publicUrl} (web UI: open it in a browser and sign in)`,
       token,
       ...initialAdminNotice(system.initialAdmin, publicUrl),
       "Try it:",

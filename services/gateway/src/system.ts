@@ -7,6 +7,7 @@ import { createMetricsRegistry } from "@vexil/metrics";
 import { openBus, openCache, openStore, type Engines, type PlatformConfig, type VexilService } from "@vexil/runtime";
 import { createSignalIngestService, type SignalIngestLimits } from "@vexil/signal-ingest";
 import type { StoreEngine } from "@vexil/store";
+import { createAdminUiRouter } from "./admin-ui.js";
 import { createDocsRouter } from "./docs.js";
 import { dispatchByPrefix } from "./routes.js";
 
@@ -82,15 +83,17 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
   // Admin first: it seeds tokens and publishes what the others hydrate from.
   for (const service of services) await service.start();
 
+  const adminUi = createAdminUiRouter(child("gateway"));
   const app = createHttpApp({
     logger: child("gateway"),
     trustProxy: platform.TRUST_PROXY,
     metrics: { registry: metrics, token: platform.METRICS_TOKEN },
     errorHandlers: services.flatMap((s) => s.errorHandlers ?? []),
-    // The docs after the services: no SDK request walks (and leaves) the docs router first.
+    // The docs and the web UI after the services: no SDK request walks (and leaves) their routers first.
     routers: [
       dispatchByPrefix({ admin: admin.router, "frontend-eval": frontendEval.router, "signal-ingest": signalIngest.router }),
       createDocsRouter(),
+      ...(adminUi ? [adminUi] : []),
     ],
     readiness: [
       { name: "bus", check: () => bus.ping() },

@@ -1,6 +1,7 @@
 import express, { type Response, type Router } from "express";
-import { authContract } from "@vexil/contracts";
+import { authContract, logoutPath } from "@vexil/contracts";
 import { mountContract } from "@vexil/http";
+import { defaultAdminPassword } from "../access/initial-admin.js";
 import type { SignupTokenService } from "../invite-links/signup-token-service.js";
 import { toUserView, type UserService } from "../users/user-service.js";
 import { limitLoginAttempts, type LoginRateLimiter } from "./login-rate-limit.js";
@@ -41,7 +42,7 @@ export function authRoutes({
       const user = await users.verifyLogin(body.username, body.password);
       const { sessionId, expiresAt } = await sessions.start(user._id);
       setSessionCookie(res, sessionId, expiresAt);
-      return { status: 200, body: toUserView(user) };
+      return { status: 200, body: { ...toUserView(user), usesDefaultPassword: body.password === defaultAdminPassword } };
     },
     validateInvite: async ({ params }) => {
       await signupTokens.assertUsable(params.token);
@@ -63,7 +64,7 @@ export function authRoutes({
       next(err);
     }
   };
-  router.get("/logout", logout);
-  router.post("/logout", logout);
+  router.get(logoutPath, logout);
+  router.post(logoutPath, logout);
   return router;
 }

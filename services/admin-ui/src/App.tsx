@@ -1,0 +1,25 @@
+import { Route, Switch } from "wouter";
+import { errorMessage } from "./api.js";
+import { Layout } from "./components/Layout.js";
+import { AccountPage } from "./pages/AccountPage.js";
+import { NotFoundPage } from "./pages/NotFoundPage.js";
+import { ProjectsPage } from "./pages/ProjectsPage.js";
+import { SignInPage } from "./pages/SignInPage.js";
+import { useCurrentUser } from "./session.js";
+
+export function App() {
+  const me = useCurrentUser();
+  if (me.isPending) return <p className="loading">Loading…</p>;
+  if (me.isError) return <p className="error-note">Vexil could not be reached: {errorMessage(me.error)}</p>;
+  if (me.data === null) return <SignInPage />;
+  return (
+    <Layout me={me.data}>
+      <Switch>
+        <Route path="/" component={ProjectsPage} />
+        <Route path="/projects" component={ProjectsPage} />
+        <Route path="/account" component={AccountPage} />
+        <Route component={NotFoundPage} />
+      </Switch>
+    </Layout>
+  );
+}

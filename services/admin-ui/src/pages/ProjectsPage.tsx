@@ -1,0 +1,127 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { Link, useLocation } from "wouter";
+import { adminApi, ok } from "../api.js";
+import { ErrorNote, fieldError, SelectField, TextField } from "../components/forms.js";
+
+export const projectsKey = ["projects"];
+
+export function ProjectsPage() {
+  const projects = useQuery({ queryKey: projectsKey, queryFn: () => ok(adminApi.projects.list()) });
+  const [creating, setCreating] = useState(false);
+  return (
+    <section>
+      <div className="page-head">
+        <h1>Projects</h1>
+        <button type="button" className="primary" onClick={() => setCreating(true)} disabled={creating}>
+          New project
+        </button>
+      </div>
+      {creating && <CreateProject onClose={() => setCreating(false)} />}
+      <ErrorNote error={projects.error} />
+      {projects.data && projects.data.projects.length === 0 && <p className="empty">No projects yet: create one to hold your flags.</p>}
+      {projects.data && projects.data.projects.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Project</th>
+              <th scope="col">Id</th>
+              <th scope="col">Mode</th>
+              <th scope="col" className="number">
+                Flags
+              </th>
+              <th scope="col" className="number">
+                Health
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {projects.data.projects.map((project) => (
+              <tr key={project.id}>
+                <td>
+                  <Link href={`/projects/${encodeURIComponent(project.id)}`}>{project.name}</Link>
+                  {project.description && <div className="hint">{project.description}</div>}
+                </td>
+                <td>
+                  <code>{project.id}</code>
+                </td>
+                <td>{project.mode}</td>
+                <td className="number">{project.featureCount}</td>
+                <td className="number">{project.health}%</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function CreateProject({ onClose }: { onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  const [id, setId] = useState("");
+  const [name, setName] = useState("");
+  const [description, setDescription] = useState("");
+  const [mode, setMode] = useState<"open" | "protected" | "private">("open");
+  const create = useMutation({
+    mutationFn: () => ok(adminApi.projects.create({ body: { id, name, description: description || null, mode } })),
+    onSuccess: async (project) => {
+      await queryClient.invalidateQueries({ queryKey: projectsKey });
+      navigate(`/projects/${encodeURIComponent(project.id)}`);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  const generalError = create.error && !["id", "name", "description", "mode"].some((f) => fieldError(create.error, f));
+  return (
+    <form onSubmit={submit} className="card" aria-labelledby="create-project-title">
+      <h2 id="create-project-title">New project</h2>
+      <div className="row">
+        <TextField
+          label="Name"
+          required
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={fieldError(create.error, "name")}
+          autoFocus
+        />
+        <TextField
+          label="Id"
+          required
+          value={id}
+          onChange={(e) => setId(e.target.value)}
+          error={fieldError(create.error, "id")}
+          hint="Used in URLs and API tokens."
+        />
+        <SelectField
+          label="Collaboration mode"
+          value={mode}
+          onChange={(e) => setMode(e.target.value as typeof mode)}
+          error={fieldError(create.error, "mode")}
+        >
+          <option value="open">open</option>
+          <option value="protected">protected</option>
+          <option value="private">private</option>
+        </SelectField>
+      </div>
+      <TextField
+        label="Description"
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        error={fieldError(create.error, "description")}
+      />
+      <div className="actions">
+        <button type="submit" className="primary" disabled={create.isPending}>
+          Create project
+        </button>
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+      {generalError && <ErrorNote error={create.error} />}
+    </form>
+  );
+}

@@ -1,0 +1,60 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { authApi, ok } from "../api.js";
+import { ErrorNote, TextField } from "../components/forms.js";
+import { currentUserKey, rememberDefaultPassword, takeSignInNotice } from "../session.js";
+
+export function SignInPage() {
+  const queryClient = useQueryClient();
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [notice] = useState(takeSignInNotice);
+  const signIn = useMutation({
+    mutationFn: () => ok(authApi.login({ body: { username, password } })),
+    onSuccess: async (user) => {
+      rememberDefaultPassword(user.id, user.usesDefaultPassword);
+      await queryClient.invalidateQueries({ queryKey: currentUserKey });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    signIn.mutate();
+  };
+  return (
+    <main className="sign-in">
+      <form onSubmit={submit} aria-labelledby="sign-in-title" className="card">
+        <h1 id="sign-in-title">Sign in to Vexil</h1>
+        {notice && (
+          <p className="banner" role="status">
+            {notice}
+          </p>
+        )}
+        <TextField
+          label="Username or email"
+          name="username"
+          autoComplete="username"
+          required
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <button type="submit" className="primary" disabled={signIn.isPending}>
+          Sign in
+        </button>
+        <ErrorNote error={signIn.error} />
+        <p className="hint">
+          First start? Sign in as <code>admin</code> with the password printed by the server (<code>unleash4all</code> unless{" "}
+          <code>INIT_ADMIN_PASSWORD</code> was set), then change it.
+        </p>
+      </form>
+    </main>
+  );
+}

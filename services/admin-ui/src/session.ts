@@ -1,0 +1,46 @@
+import { useQuery } from "@tanstack/react-query";
+import { adminApi, ApiError, ok } from "./api.js";
+
+export const currentUserKey = ["current-user"];
+
+/** Who is signed in; `null` when nobody is (the API answered 401). */
+export function useCurrentUser() {
+  return useQuery({
+    queryKey: currentUserKey,
+    queryFn: async () => {
+      try {
+        return await ok(adminApi.users.current());
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) return null;
+        throw error;
+      }
+    },
+    staleTime: 60_000,
+  });
+}
+
+// The sign-in answer says whether the password was the first-start default; remembered per user
+// until the password is changed, so the banner survives reloads.
+const defaultPasswordKey = (userId: number) => `vexil.default-password.${userId}`;
+
+export function rememberDefaultPassword(userId: number, usesDefaultPassword: boolean): void {
+  if (usesDefaultPassword) localStorage.setItem(defaultPasswordKey(userId), "1");
+  else localStorage.removeItem(defaultPasswordKey(userId));
+}
+
+export function usesDefaultPassword(userId: number | undefined): boolean {
+  return userId !== undefined && localStorage.getItem(defaultPasswordKey(userId)) === "1";
+}
+
+const noticeKey = "vexil.sign-in-notice";
+
+/** A message for the next sign-in screen (the session just ended on purpose). */
+export function setSignInNotice(message: string): void {
+  sessionStorage.setItem(noticeKey, message);
+}
+
+export function takeSignInNotice(): string | null {
+  const notice = sessionStorage.getItem(noticeKey);
+  sessionStorage.removeItem(noticeKey);
+  return notice;
+}
