@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { Unleash } from "unleash-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { flagAdmin, type AdminCall } from "../src/flag-admin.js";
+import { clientFeatures, frontendAnswers, sdkAnswers, sdkContexts } from "../src/sdk-answers.js";
 import { sdkPool } from "../src/sdks.js";
 import { waitFor } from "../src/servers.js";
 import { tokenSecret } from "../src/tokens.js";
@@ -21,7 +21,7 @@ const tokens = {
 const project = `moved-${randomUUID().slice(0, 6)}`;
 const environment = "development";
 const segmentConstraints = [{ contextName: "userId", operator: "IN", values: ["u1", "u2", "u3", "u4"] }];
-const contexts = Array.from({ length: 40 }, (_, i) => ({ userId: `u${i}`, properties: { tier: i % 3 === 0 ? "gold" : "silver" } }));
+const contexts = sdkContexts(40, "tier", ["gold", "silver", "silver"]);
 
 let source: VexilProcess;
 let target: VexilProcess;
@@ -48,36 +48,6 @@ const startVexil = () =>
   startVexilProcess({
     env: { INIT_ADMIN_API_TOKENS: tokens.admin, INIT_CLIENT_API_TOKENS: tokens.client, INIT_FRONTEND_API_TOKENS: tokens.frontend },
   });
-
-/** The SDK flag set without what differs by installation (strategy ids), flags in name order. */
-async function clientFeatures(call: AdminCall): Promise<unknown> {
-  const body = await json(await caller(() => (call === onSource ? source : target), tokens.client)("/api/client/features"));
-  const features = [...body.features]
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .map((f) => ({ ...f, strategies: f.strategies.map(({ id: _id, ...s }: { id: string }) => s) }));
-  return { features, segments: body.segments };
-}
-
-async function frontendAnswers(vexil: VexilProcess): Promise<unknown[]> {
-  const answers = [];
-  for (const context of contexts) {
-    const query = new URLSearchParams({ userId: context.userId, "properties[tier]": context.properties.tier });
-    const body = await json(await fetch(`${vexil.url}/api/frontend?${query}`, { headers: { authorization: tokens.frontend } }));
-    answers.push([...body.toggles].sort((a, b) => a.name.localeCompare(b.name)));
-  }
-  return answers;
-}
-
-function sdkAnswers(unleash: Unleash, names: string[]): unknown[] {
-  return contexts.flatMap((context) =>
-    names.map((name) => ({
-      name,
-      userId: context.userId,
-      enabled: unleash.isEnabled(name, context),
-      variant: unleash.getVariant(name, context),
-    })),
-  );
-}
 
 async function buildFlags(call: AdminCall, projectId: string, prefix: string): Promise<void> {
   const admin = flagAdmin(call, projectId);
@@ -175,19 +145,22 @@ describe("export from one Vexil, import into a fresh one", () => {
       expect(validation).toEqual({ errors: [], warnings: [], permissions: [] });
       await json(await onTarget("/api/admin/features-batch/import", { method: "POST", body: { project: projectId, environment, data } }));
     }
-    const expected = await clientFeatures(onSource);
-    expect(await waitFor(async () => JSON.stringify(await clientFeatures(onTarget)) === JSON.stringify(expected), 15_000)).toBe(true);
-    expect(await clientFeatures(onTarget)).toEqual(expected);
-    expect(await frontendAnswers(target)).toEqual(await frontendAnswers(source));
+    const flagSet = (vexil: VexilProcess) => clientFeatures(vexil.url, tokens.client, { withoutIds: true });
+    const expected = await flagSet(source);
+    expect(await waitFor(async () => JSON.stringify(await flagSet(target)) === JSON.stringify(expected), 15_000)).toBe(true);
+    expect(await flagSet(target)).toEqual(expected);
+    expect(await frontendAnswers(target.url, tokens.frontend, contexts)).toEqual(
+      await frontendAnswers(source.url, tokens.frontend, contexts),
+    );
 
     const names = (expected as { features: { name: string }[] }).features.map((f) => f.name);
     const [fromSource, fromTarget] = await Promise.all([
       sdks.serverSdk(source, tokens.client, "polling"),
       sdks.serverSdk(target, tokens.client, "polling"),
     ]);
-    const answers = sdkAnswers(fromSource, names);
+    const answers = sdkAnswers(fromSource, names, contexts);
     expect(answers.some((a) => (a as { enabled: boolean }).enabled)).toBe(true);
-    expect(sdkAnswers(fromTarget, names)).toEqual(answers);
+    expect(sdkAnswers(fromTarget, names, contexts)).toEqual(answers);
 
     const imported = await json(await onTarget(`/api/admin/projects/${project}/features/moved-targeted`));
     expect(imported).toMatchObject({

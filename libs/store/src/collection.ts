@@ -159,6 +159,12 @@ export interface StoreEngine {
    * transactions or outside them, not both.
    */
   nextSequence(name: string, options?: SessionOption): Promise<number>;
+  /** Names of the collections holding at least one document (what a backup copies). */
+  collectionNames(): Promise<string[]>;
+  /** Each sequence's last value handed out (what a backup copies besides the documents). */
+  sequences(): Promise<Record<string, number>>;
+  /** Raises each named sequence to at least the given value (restoring a backup); never lowers one. */
+  raiseSequences(values: Record<string, number>): Promise<void>;
   /** Resolves when the store can serve requests; throws NotReady otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

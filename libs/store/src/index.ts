@@ -24,3 +24,4 @@ export type {
 export { DocumentTooLargeError, DuplicateKeyError } from "./errors.js";
 export { createEmbeddedEngine, type EmbeddedEngineOptions } from "./embedded/engine.js";
 export { createMongoEngine, type MongoEngineOptions } from "./mongo/engine.js";
+export { backupStore, restoreStore, serializeBackup, parseBackup, type StoreBackup } from "./backup.js";

@@ -11,6 +11,11 @@ export interface EmbeddedEngineOptions {
   dir: string;
   /** Journal size that triggers folding it into a new snapshot. */
   compactAfterBytes?: number;
+  /**
+   * Reads the directory as it is, without changing it, while another process may be writing it
+   * (a backup of a running Vexil): every write fails.
+   */
+  readOnly?: boolean;
 }
 
 /** The handle `withTransaction` passes to its callback: a draft that commits when the callback resolves. */
@@ -125,6 +130,12 @@ export class EmbeddedCore {
     return value;
   }
 
+  /** Durable like any write; the state keeps the larger of the current and the given value. */
+  async raiseSequences(values: Record<string, number>): Promise<void> {
+    const ops: JournalOp[] = Object.entries(values).map(([name, value]) => ({ op: "sequence", name, value }));
+    await this.exclusive(() => this.commit(ops));
+  }
+
   ping(): Promise<void> {
     if (this.closed) return Promise.reject(new NotReady("The store is closed"));
     return Promise.resolve();
@@ -154,12 +165,17 @@ export class EmbeddedCore {
  * Meant for a single process; it takes no lock on `dir`.
  */
 export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Promise<StoreEngine> {
-  const journal = await Journal.open(options.dir, options.compactAfterBytes ?? 8 * 1024 * 1024);
+  const journal = options.readOnly
+    ? await Journal.openReadOnly(options.dir)
+    : await Journal.open(options.dir, options.compactAfterBytes ?? 8 * 1024 * 1024);
   const core = new EmbeddedCore(journal);
   return {
     collection: <T extends BaseDocument>(name: string) => new EmbeddedCollection<T>(name, core),
     withTransaction: (fn) => core.transaction(fn),
     nextSequence: (name, sequenceOptions) => core.nextSequence(name, sequenceOptions),
+    collectionNames: async () => [...core.state.collections.values()].filter((c) => c.docs.size > 0).map((c) => c.name),
+    sequences: async () => Object.fromEntries(core.state.sequences),
+    raiseSequences: (values) => core.raiseSequences(values),
     ping: () => core.ping(),
     close: () => core.close(),
   };

@@ -31,7 +31,8 @@ export class Journal {
 
   private constructor(
     private readonly dir: string,
-    private readonly file: FileHandle,
+    /** Null when opened read-only. */
+    private readonly file: FileHandle | null,
     private readonly compactAfterBytes: number,
     /** The in-memory state this journal makes durable. */
     readonly state: StoreState,
@@ -43,25 +44,10 @@ export class Journal {
     await chmod(dir, privateDirectory).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== "EPERM") throw err;
     });
-    const state = new StoreState();
     const snapshot = await readIfExists(join(dir, SNAPSHOT));
-    if (snapshot !== undefined) {
-      await chmod(join(dir, SNAPSHOT), privateFile);
-      for (const op of fromEJSON<Snapshot>(snapshot).ops) state.apply(op);
-    }
+    if (snapshot !== undefined) await chmod(join(dir, SNAPSHOT), privateFile);
     const journalText = (await readIfExists(join(dir, JOURNAL))) ?? "";
-    const lines = journalText.split("\n");
-    // The last element is "" after a complete journal, or the torn remains of an interrupted write.
-    lines.pop();
-    lines.forEach((line, index) => {
-      let ops: JournalOp[];
-      try {
-        ops = fromEJSON<JournalOp[]>(line);
-      } catch (cause) {
-        throw new Error(`Corrupt store journal ${join(dir, JOURNAL)} at line ${index + 1}`, { cause });
-      }
-      for (const op of ops) state.apply(op);
-    });
+    const state = replay(dir, snapshot, journalText);
     const file = await open(join(dir, JOURNAL), "a", privateFile);
     // A journal written by an older version may have been created readable by others.
     await file.chmod(privateFile);
@@ -72,19 +58,35 @@ export class Journal {
   }
 
   /**
+   * The state as another process (a running Vexil) keeps it in `dir`, read without writing
+   * anything. That process may fold its journal into a new snapshot meanwhile, so the snapshot is
+   * read before and after the journal, and all of it again until both reads agree.
+   */
+  static async openReadOnly(dir: string): Promise<Journal> {
+    for (;;) {
+      const snapshot = await readIfExists(join(dir, SNAPSHOT));
+      const journalText = (await readIfExists(join(dir, JOURNAL))) ?? "";
+      if ((await readIfExists(join(dir, SNAPSHOT))) === snapshot)
+        return new Journal(dir, null, Infinity, replay(dir, snapshot, journalText));
+    }
+  }
+
+  /**
    * Makes `ops` durable, then runs `apply` (which updates memory) before the next append or
    * compaction can start, so a snapshot never misses an acknowledged write.
    */
   async append(ops: JournalOp[], apply: () => void): Promise<void> {
     if (ops.length === 0) return apply();
+    const file = this.file;
+    if (!file) throw new Error(`The store in ${this.dir} was opened read-only`);
     const line = Buffer.from(toEJSON(ops) + "\n");
     await this.lock.runExclusive(async () => {
       try {
-        await this.file.write(line);
-        await this.file.datasync();
+        await file.write(line);
+        await file.datasync();
       } catch (err) {
         // Cut off a partial line, so that the next append does not continue it.
-        await this.file.truncate(this.size).catch(() => undefined);
+        await file.truncate(this.size).catch(() => undefined);
         throw err;
       }
       this.size += line.length;
@@ -94,10 +96,12 @@ export class Journal {
   }
 
   async close(): Promise<void> {
-    await this.lock.runExclusive(() => this.file.close());
+    await this.lock.runExclusive(async () => this.file?.close());
   }
 
   private async compact(): Promise<void> {
+    const journalFile = this.file;
+    if (!journalFile) throw new Error(`The store in ${this.dir} was opened read-only`);
     const snapshot: Snapshot = { format: 1, ops: [...this.state.ops()] };
     const target = join(this.dir, SNAPSHOT);
     const temp = `${target}.tmp`;
@@ -111,8 +115,8 @@ export class Journal {
     }
     await rename(temp, target);
     await syncDirectory(this.dir);
-    await this.file.truncate(0);
-    await this.file.sync();
+    await journalFile.truncate(0);
+    await journalFile.sync();
     this.size = 0;
   }
 }
@@ -134,4 +138,23 @@ async function syncDirectory(dir: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/** The state a snapshot and the journal written after it describe (a torn last journal line, left by a crash, is ignored). */
+function replay(dir: string, snapshot: string | undefined, journalText: string): StoreState {
+  const state = new StoreState();
+  if (snapshot !== undefined) for (const op of fromEJSON<Snapshot>(snapshot).ops) state.apply(op);
+  const lines = journalText.split("\n");
+  // The last element is "" after a complete journal, or the torn remains of an interrupted write.
+  lines.pop();
+  lines.forEach((line, index) => {
+    let ops: JournalOp[];
+    try {
+      ops = fromEJSON<JournalOp[]>(line);
+    } catch (cause) {
+      throw new Error(`Corrupt store journal ${join(dir, JOURNAL)} at line ${index + 1}`, { cause });
+    }
+    for (const op of ops) state.apply(op);
+  });
+  return state;
 }

@@ -96,6 +96,22 @@ export async function createMongoEngine(options: MongoEngineOptions): Promise<St
       return counter.seq;
     },
 
+    async collectionNames() {
+      const listed = await db.listCollections({}, { nameOnly: true }).toArray();
+      const names = listed.map((c) => c.name).filter((name) => name !== "counters" && !name.startsWith("system."));
+      const filled = await Promise.all(names.map(async (name) => ((await db.collection(name).estimatedDocumentCount()) > 0 ? name : null)));
+      return filled.filter((name): name is string => name !== null);
+    },
+
+    async sequences() {
+      return Object.fromEntries((await counters.find({}).toArray()).map((counter) => [counter._id, counter.seq]));
+    },
+
+    async raiseSequences(values) {
+      for (const [name, value] of Object.entries(values))
+        await counters.updateOne({ _id: name }, { $max: { seq: value } }, { upsert: true });
+    },
+
     ping: () => pingDatabase(db, options.pingTimeoutMs ?? 2000),
 
     close: () => client.close(),

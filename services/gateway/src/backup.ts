@@ -1,0 +1,81 @@
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import {
+  backupStore,
+  createEmbeddedEngine,
+  createMongoEngine,
+  parseBackup,
+  restoreStore,
+  serializeBackup,
+  type StoreBackup,
+  type StoreEngine,
+} from "@vexil/store";
+import { storeLocation, type PlatformConfig } from "@vexil/runtime";
+
+/** The services that keep a store (the gateway opens one for each, as does each cluster process). */
+export const servicesWithStore = ["admin", "signal-ingest", "addon-delivery"] as const;
+
+export interface InstallationBackup {
+  format: "vexil-backup";
+  version: 1;
+  createdAt: Date;
+  stores: Record<string, StoreBackup>;
+}
+
+/**
+ * A running Vexil may be writing the embedded stores: they are read without being changed (see
+ * `readOnly`). MongoDB serves the backup's reads like any other client's.
+ */
+async function openForBackup(config: PlatformConfig, service: string): Promise<StoreEngine | undefined> {
+  const { database, dir } = storeLocation(config, service);
+  if (config.MONGODB_URL) return createMongoEngine({ url: config.MONGODB_URL, database });
+  return existsSync(dir) ? createEmbeddedEngine({ dir, readOnly: true }) : undefined;
+}
+
+/** Writes every service's store into one file; resolves with how many documents each held. */
+export async function backupInstallation(config: PlatformConfig, file: string, clock = () => new Date()): Promise<Record<string, number>> {
+  const backup: InstallationBackup = { format: "vexil-backup", version: 1, createdAt: clock(), stores: {} };
+  for (const service of servicesWithStore) {
+    const engine = await openForBackup(config, service);
+    if (!engine) continue;
+    try {
+      backup.stores[service] = await backupStore(engine);
+    } finally {
+      await engine.close();
+    }
+  }
+  if (!backup.stores.admin || Object.keys(backup.stores.admin.collections).length === 0) {
+    const where = config.MONGODB_URL ? `MongoDB database ${storeLocation(config, "admin").database}` : storeLocation(config, "admin").dir;
+    throw new Error(`Nothing to back up: no Vexil data in ${where} (set DATA_DIR or MONGODB_URL as the server has them)`);
+  }
+  await writeFile(file, serializeBackup(backup), { mode: 0o600 });
+  return Object.fromEntries(
+    Object.entries(backup.stores).map(([service, store]) => [service, Object.values(store.collections).flat().length]),
+  );
+}
+
+/** Restores a backup into empty stores (a fresh DATA_DIR or fresh databases), with Vexil stopped. */
+export async function restoreInstallation(config: PlatformConfig, file: string): Promise<Record<string, number>> {
+  const backup = parseBackup<InstallationBackup>(await readFile(file, "utf8"));
+  if (backup?.format !== "vexil-backup" || backup.version !== 1) throw new Error(`${file} is not a Vexil backup (version 1)`);
+  const restored: Record<string, number> = {};
+  for (const [service, store] of Object.entries(backup.stores)) {
+    if (!(servicesWithStore as readonly string[]).includes(service))
+      throw new Error(`${file} holds a store for an unknown service ${service}`);
+    const { database, dir } = storeLocation(config, service);
+    const engine = config.MONGODB_URL
+      ? await createMongoEngine({ url: config.MONGODB_URL, database })
+      : await createEmbeddedEngine({ dir });
+    try {
+      await restoreStore(engine, store);
+    } catch (err) {
+      throw new Error(`Restoring ${service} into ${config.MONGODB_URL ? `database ${database}` : dir} failed: ${(err as Error).message}`, {
+        cause: err,
+      });
+    } finally {
+      await engine.close();
+    }
+    restored[service] = Object.values(store.collections).flat().length;
+  }
+  return restored;
+}
