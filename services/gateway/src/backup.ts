@@ -32,10 +32,22 @@ async function openForBackup(config: PlatformConfig, service: string): Promise<S
   return existsSync(dir) ? createEmbeddedEngine({ dir, readOnly: true }) : undefined;
 }
 
+/** The services whose stores are distinct: with MONGODB_DATABASE set they all share one database, copied once. */
+function distinctStores(config: PlatformConfig): string[] {
+  const seen = new Set<string>();
+  return servicesWithStore.filter((service) => {
+    const { database, dir } = storeLocation(config, service);
+    const key = config.MONGODB_URL ? `mongodb:${database}` : `dir:${dir}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** Writes every service's store into one file; resolves with how many documents each held. */
 export async function backupInstallation(config: PlatformConfig, file: string, clock = () => new Date()): Promise<Record<string, number>> {
   const backup: InstallationBackup = { format: "vexil-backup", version: 1, createdAt: clock(), stores: {} };
-  for (const service of servicesWithStore) {
+  for (const service of distinctStores(config)) {
     const engine = await openForBackup(config, service);
     if (!engine) continue;
     try {
