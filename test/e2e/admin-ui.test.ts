@@ -1,9 +1,15 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable, expectAccessible, launchChromium, screenshotOnFailure } from "../src/browser.js";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
 
 const newPassword = "Sturdy-passw0rd!";
+
+/** Clicks a switch that reflects the server's state, and waits for the server's answer to show. */
+async function switchOn(control: Locator): Promise<void> {
+  await control.click();
+  await expect.poll(() => control.isChecked()).toBe(true);
+}
 
 async function signIn(page: Page, username: string, password: string): Promise<void> {
   await page.getByLabel("Username or email").fill(username);
@@ -14,6 +20,29 @@ async function signIn(page: Page, username: string, password: string): Promise<v
 describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => {
   let vexil: TestSystem;
   let browser: Browser;
+
+  /** A page signed in as a fresh admin user (the first test changes the built-in admin's password). */
+  async function signedInPage(name: string): Promise<Page> {
+    const username = `${name}-admin`;
+    const created = await vexil.api("/api/admin/user-admin", {
+      method: "POST",
+      body: { username, rootRole: "Admin", password: newPassword },
+    });
+    expect(created.status).toBe(201);
+    const page = await browser.newPage();
+    screenshotOnFailure(page, name);
+    await page.goto(vexil.url);
+    await signIn(page, username, newPassword);
+    await page.getByRole("heading", { name: "Projects" }).waitFor();
+    return page;
+  }
+
+  /** Whether a flag is on, per environment, as the admin API reads it. */
+  async function flagIn(project: string, flag: string): Promise<Record<string, boolean>> {
+    const res = await vexil.api(`/api/admin/projects/${project}/features/${flag}`);
+    const body = (await res.json()) as { environments: { name: string; enabled: boolean }[] };
+    return Object.fromEntries(body.environments.map((e) => [e.name, e.enabled]));
+  }
 
   beforeAll(async () => {
     [vexil, browser] = await Promise.all([startTestSystem(), launchChromium()]);
@@ -77,5 +106,64 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
       ).status,
     ).toBe(401);
     expect(failed).toEqual([]);
+  }, 90_000);
+
+  it("creates a project and a flag, switches it per environment in place, and archives, revives and deletes it", async () => {
+    const page = await signedInPage("admin-ui-projects");
+    await page.goto(`${vexil.url}/projects`);
+    await page.getByRole("button", { name: "New project" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("Checkout");
+    await page.getByLabel("Id").fill("checkout");
+    await page.getByRole("button", { name: "Create project" }).click();
+    await page.getByRole("heading", { name: "Checkout" }).waitFor();
+
+    // A naming pattern: the new-flag form says when a name does not fit, before asking the server.
+    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByLabel("Naming pattern").fill("checkout-[a-z-]+");
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    await switchOn(page.getByRole("switch", { name: "Require change requests in production" }));
+    await expectAccessible(page, "the project settings");
+
+    await page.getByRole("link", { name: "Flags" }).click();
+    await page.getByText("No flags yet").waitFor();
+    await page.getByRole("button", { name: "New flag" }).click();
+    await page.getByLabel("Flag name").fill("NewButton");
+    await page.getByText("Does not match the project's naming pattern checkout-[a-z-]+").waitFor();
+    await page.getByRole("button", { name: "Create flag" }).click();
+    // The server refuses it too, and its words appear next to the field.
+    await page
+      .locator(".field", { hasText: "Flag name" })
+      .getByRole("alert")
+      .filter({ hasText: "The flag name does not match the pattern." })
+      .waitFor();
+    await page.getByLabel("Flag name").fill("checkout-new-button");
+    await page.getByRole("button", { name: "Create flag" }).click();
+    await page.waitForURL(/\/projects\/checkout\/features\/checkout-new-button$/);
+
+    await page.goto(`${vexil.url}/projects/checkout`);
+    const development = page.getByRole("switch", { name: "checkout-new-button in development" });
+    await switchOn(development);
+    await expect.poll(async () => (await flagIn("checkout", "checkout-new-button")).development).toBe(true);
+    await expectAccessible(page, "the flags table");
+
+    // Production requires change requests: the switch proposes the change and the flag stays off.
+    await page.getByRole("switch", { name: "checkout-new-button in production (through a change request)" }).click();
+    await page.getByRole("link", { name: /change request #\d+/ }).waitFor();
+    expect((await flagIn("checkout", "checkout-new-button")).production).toBe(false);
+
+    // Archive (through the API), then revive and delete from the archive tab.
+    expect((await vexil.api("/api/admin/projects/checkout/features/checkout-new-button", { method: "DELETE" })).status).toBe(202);
+    await page.getByRole("link", { name: "Archive" }).click();
+    await page.getByRole("button", { name: "Revive checkout-new-button" }).click();
+    await page.getByText("No archived flags").waitFor();
+    expect((await vexil.api("/api/admin/projects/checkout/features/checkout-new-button")).status).toBe(200);
+    expect((await vexil.api("/api/admin/projects/checkout/features/checkout-new-button", { method: "DELETE" })).status).toBe(202);
+    await page.reload();
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Delete checkout-new-button" }).click();
+    await page.getByText("No archived flags").waitFor();
+    expect((await vexil.api("/api/admin/archive/features/checkout")).status).toBe(200);
+    expect((await (await vexil.api("/api/admin/archive/features/checkout")).json()).features).toEqual([]);
   }, 90_000);
 });

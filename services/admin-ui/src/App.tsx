@@ -3,6 +3,7 @@ import { errorMessage } from "./api.js";
 import { Layout } from "./components/Layout.js";
 import { AccountPage } from "./pages/AccountPage.js";
 import { NotFoundPage } from "./pages/NotFoundPage.js";
+import { ProjectPage } from "./pages/project/ProjectPage.js";
 import { ProjectsPage } from "./pages/ProjectsPage.js";
 import { SignInPage } from "./pages/SignInPage.js";
 import { useCurrentUser } from "./session.js";
@@ -17,6 +18,7 @@ export function App() {
       <Switch>
         <Route path="/" component={ProjectsPage} />
         <Route path="/projects" component={ProjectsPage} />
+        <Route path="/projects/:projectId/:tab?" component={ProjectPage} />
         <Route path="/account" component={AccountPage} />
         <Route component={NotFoundPage} />
       </Switch>

@@ -3,11 +3,10 @@ import { useState, type FormEvent } from "react";
 import { Link, useLocation } from "wouter";
 import { adminApi, ok } from "../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../components/forms.js";
-
-export const projectsKey = ["projects"];
+import { keys } from "../queries.js";
 
 export function ProjectsPage() {
-  const projects = useQuery({ queryKey: projectsKey, queryFn: () => ok(adminApi.projects.list()) });
+  const projects = useQuery({ queryKey: keys.projects, queryFn: () => ok(adminApi.projects.list()) });
   const [creating, setCreating] = useState(false);
   return (
     <section>
@@ -67,7 +66,7 @@ function CreateProject({ onClose }: { onClose: () => void }) {
   const create = useMutation({
     mutationFn: () => ok(adminApi.projects.create({ body: { id, name, description: description || null, mode } })),
     onSuccess: async (project) => {
-      await queryClient.invalidateQueries({ queryKey: projectsKey });
+      await queryClient.invalidateQueries({ queryKey: keys.projects });
       navigate(`/projects/${encodeURIComponent(project.id)}`);
     },
   });

@@ -1,0 +1,149 @@
+import { useQuery } from "@tanstack/react-query";
+import type { Feature } from "@vexil/contracts";
+import { useDeferredValue, useState } from "react";
+import { Link } from "wouter";
+import { adminApi, ok } from "../../api.js";
+import { ErrorNote, SelectField, TextField } from "../../components/forms.js";
+import { useFlagSwitch } from "../../flag-switch.js";
+import { keys, type useProject } from "../../queries.js";
+import { CreateFlag, flagTypes } from "./CreateFlag.js";
+
+export type LoadedProject = NonNullable<ReturnType<typeof useProject>["data"]>;
+
+const pageSize = 50;
+
+/** The project's flags, searched and paged by the server so thousands stay quick. */
+export function FlagsPanel({ projectId, project }: { projectId: string; project: LoadedProject }) {
+  const [text, setText] = useState("");
+  const query = useDeferredValue(text.trim());
+  const [type, setType] = useState("");
+  const [state, setState] = useState("");
+  const [page, setPage] = useState(0);
+  const [creating, setCreating] = useState(false);
+  const filters = { query: query || undefined, type: type || undefined, state: state || undefined };
+  const flags = useQuery({
+    queryKey: [...keys.flags(projectId), filters, page],
+    queryFn: () =>
+      ok(adminApi.features.search({ query: { project: `IS:${projectId}`, ...filters, offset: page * pageSize, limit: pageSize } })),
+    placeholderData: (previous) => previous,
+  });
+  const environments = project.environments;
+  const pages = flags.data ? Math.max(1, Math.ceil(flags.data.total / pageSize)) : 1;
+  const filter = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setPage(0);
+  };
+
+  return (
+    <>
+      <div className="toolbar">
+        <TextField
+          label="Search"
+          type="search"
+          value={text}
+          onChange={(e) => filter(setText)(e.target.value)}
+          placeholder="Name or description"
+        />
+        <SelectField label="Type" value={type} onChange={(e) => filter(setType)(e.target.value)}>
+          <option value="">Any type</option>
+          {flagTypes.map((t) => (
+            <option key={t}>{t}</option>
+          ))}
+        </SelectField>
+        <SelectField label="State" value={state} onChange={(e) => filter(setState)(e.target.value)}>
+          <option value="">Any state</option>
+          <option value="active">active</option>
+          <option value="stale">stale</option>
+        </SelectField>
+        <button type="button" className="primary" onClick={() => setCreating(true)} disabled={creating}>
+          New flag
+        </button>
+      </div>
+      {creating && <CreateFlag projectId={projectId} project={project} onClose={() => setCreating(false)} />}
+      <ErrorNote error={flags.error} />
+      {flags.data && flags.data.total === 0 && (
+        <p className="empty">
+          {query || type || state ? "No flag matches these filters." : "No flags yet: create the first one with New flag."}
+        </p>
+      )}
+      {flags.data && flags.data.total > 0 && (
+        <>
+          <table aria-label="Flags" aria-busy={flags.isFetching}>
+            <thead>
+              <tr>
+                <th scope="col">Flag</th>
+                <th scope="col">Type</th>
+                <th scope="col">Lifecycle</th>
+                {environments.map((env) => (
+                  <th scope="col" key={env.name}>
+                    {env.name}
+                    {project.protectedEnvironments.has(env.name) && <span className="badge">change requests</span>}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {flags.data.features.map((flag) => (
+                <FlagRow key={flag.name} projectId={projectId} project={project} flag={flag} />
+              ))}
+            </tbody>
+          </table>
+          <div className="pager" role="group" aria-label="Pages">
+            <button type="button" onClick={() => setPage(page - 1)} disabled={page === 0}>
+              Previous
+            </button>
+            <span>
+              Page {page + 1} of {pages} · {flags.data.total} flags
+            </span>
+            <button type="button" onClick={() => setPage(page + 1)} disabled={page + 1 >= pages}>
+              Next
+            </button>
+          </div>
+        </>
+      )}
+    </>
+  );
+}
+
+function FlagRow({ projectId, project, flag }: { projectId: string; project: LoadedProject; flag: Feature }) {
+  const toggle = useFlagSwitch(projectId);
+  const failedHere = toggle.error && toggle.variables?.flag === flag.name;
+  const requested = toggle.data?.changeRequestId;
+  return (
+    <tr>
+      <td>
+        <Link href={`/projects/${encodeURIComponent(projectId)}/features/${encodeURIComponent(flag.name)}`}>{flag.name}</Link>
+        {flag.stale && <span className="badge warn">stale</span>}
+        {flag.description && <div className="hint">{flag.description}</div>}
+        {failedHere && <ErrorNote error={toggle.error} />}
+        {requested !== undefined && (
+          <p className="hint" role="status">
+            Added to{" "}
+            <Link href={`/projects/${encodeURIComponent(projectId)}/change-requests/${requested}`}>change request #{requested}</Link>.
+          </p>
+        )}
+      </td>
+      <td>{flag.type}</td>
+      <td>{flag.lifecycle?.stage ?? "—"}</td>
+      {project.environments.map((env) => {
+        const enabled = flag.environments?.find((e) => e.name === env.name)?.enabled ?? false;
+        const protectedEnvironment = project.protectedEnvironments.has(env.name);
+        return (
+          <td key={env.name}>
+            <input
+              type="checkbox"
+              role="switch"
+              className="switch"
+              aria-label={`${flag.name} in ${env.name}${protectedEnvironment ? " (through a change request)" : ""}`}
+              checked={enabled}
+              disabled={toggle.isPending}
+              onChange={(e) =>
+                toggle.mutate({ projectId, flag: flag.name, environment: env.name, enabled: e.target.checked, protectedEnvironment })
+              }
+            />
+          </td>
+        );
+      })}
+    </tr>
+  );
+}

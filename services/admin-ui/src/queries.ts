@@ -1,0 +1,32 @@
+import { useQuery } from "@tanstack/react-query";
+import { adminApi, ok } from "./api.js";
+
+/** Query keys, so a change invalidates exactly what shows it. */
+export const keys = {
+  projects: ["projects"],
+  project: (projectId: string) => ["project", projectId],
+  flags: (projectId: string) => ["flags", projectId],
+  flag: (projectId: string, flag: string) => ["flag", projectId, flag],
+  archive: (projectId: string) => ["archive", projectId],
+  changeRequests: (projectId: string) => ["change-requests", projectId],
+};
+
+/** The project's settings and environments (the overview), with each environment's change-request rule. */
+export function useProject(projectId: string) {
+  return useQuery({
+    queryKey: keys.project(projectId),
+    queryFn: async () => {
+      const [overview, environments, changeRequestConfig] = await Promise.all([
+        ok(adminApi.projects.getOverview({ params: { projectId } })),
+        ok(adminApi.environments.listForProject({ params: { projectId } })),
+        ok(adminApi.changeRequests.getConfig({ params: { projectId } })),
+      ]);
+      const protectedEnvironments = new Set(changeRequestConfig.filter((c) => c.changeRequestEnabled).map((c) => c.environment));
+      return { overview, environments: environments.environments.filter((e) => e.enabled), changeRequestConfig, protectedEnvironments };
+    },
+  });
+}
+
+export function useAllEnvironments() {
+  return useQuery({ queryKey: ["environments"], queryFn: () => ok(adminApi.environments.list()) });
+}
