@@ -8,7 +8,8 @@ import { createMemoryCache } from "@vexil/cache";
 import { createLogger } from "@vexil/logger";
 import type { VexilService } from "@vexil/runtime";
 import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
-import type { OutboundRequest, OutboundResult, Sender } from "./delivery/http-sender.js";
+import type { OutboundResult, Sender } from "./delivery/http-sender.js";
+import type { OutboundRequest } from "./providers/formatters.js";
 import { createAddonDeliveryService } from "./service.js";
 
 const logger = createLogger({ service: "addon-delivery-test", level: "silent" });

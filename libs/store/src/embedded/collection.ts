@@ -30,7 +30,7 @@ import {
   storable,
   type Doc,
 } from "./documents.js";
-import type { EmbeddedCore } from "./engine.js";
+import type { EmbeddedCore } from "./core.js";
 import type { Draft, IndexSpec } from "./state.js";
 
 const noUpsert = { matchedCount: 0, modifiedCount: 0, upsertedId: null };

@@ -1,12 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import { assertLiteralHostAllowed, guardedLookup, type Resolver, TargetRefused } from "@vexil/outbound";
-
-export interface OutboundRequest {
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-}
+import type { OutboundRequest } from "../providers/formatters.js";
 
 export interface OutboundResult {
   statusCode: number;

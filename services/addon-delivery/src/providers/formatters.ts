@@ -1,7 +1,6 @@
 import Mustache from "mustache";
 import type { AddonConfig, DomainEvent } from "@vexil/contracts";
 import { TargetRefused } from "@vexil/outbound";
-import type { OutboundRequest } from "../delivery/http-sender.js";
 import { eventMarkdown, featureLink } from "./event-text.js";
 
 export interface FormatContext {
@@ -12,6 +11,13 @@ export interface FormatContext {
 }
 
 const defaultDatadogUrl = "https://api.datadoghq.com/api/v1/events";
+
+/** One POST an addon's provider asks for; delivery sends it. */
+export interface OutboundRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
 
 /**
  * The HTTP requests that deliver one event to one addon (several for slack: one per channel).

@@ -83,3 +83,15 @@ describe("frontendTogglesJson", () => {
     expect(names).toContain("always");
   });
 });
+
+describe("frontend context", () => {
+  it("builds the frontend context as Unleash does", () => {
+    const context = frontendContext({ userId: "u", properties: { plan: "pro" }, tier: "gold", nested: { x: 1 } }, "10.0.0.1");
+    expect(context).toMatchObject({ userId: "u", remoteAddress: "10.0.0.1", properties: { plan: "pro", tier: "gold" } });
+    expect(context.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(frontendContext({ sessionId: "s", remoteAddress: "1.1.1.1" }, "10.0.0.1")).toMatchObject({
+      sessionId: "s",
+      remoteAddress: "1.1.1.1",
+    });
+  });
+});
