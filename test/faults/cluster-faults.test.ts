@@ -273,7 +273,7 @@ describe.skipIf(missing)("the cluster under faults", () => {
       let notes = `back after ${backMs} ms`;
       if (proxied) notes += `; gateway /ready 503 while down: ${gatewayNotReady}`;
       else {
-        // Issue 12 item 7: delivery resumes within seconds (the writer's events keep coming).
+        // Delivery resumes within seconds of the kill: the writer's events keep coming.
         const resumed = await waitFor(async () => webhook.receiver.answered("/hook").length > deliveredBefore, 60_000, 50);
         expect(resumed, "deliveries resumed").toBe(true);
         notes += `; first delivery ${Date.now() - faultStart} ms after the kill`;
@@ -368,7 +368,7 @@ describe.skipIf(missing)("the cluster under faults", () => {
 
   function report(): string {
     const lines = [
-      "| fault | time to converge | writes acknowledged / found | writes acknowledged during the fault | events delivered / repeated (same key) | signals accepted / acted on once | notes |",
+      "| fault | time to converge | flags acknowledged / found | writes acknowledged during the fault | events delivered / repeated (same key) | signals accepted / acted on once | notes |",
       "|---|---|---|---|---|---|---|",
       ...rows.map(
         (r) =>
