@@ -169,6 +169,21 @@ describe("proposing changes", () => {
         },
         /variable/,
       ],
+      // The same range checks as a direct strategy write: applying must never store what a write refuses.
+      ...["150", "-5", "abc", "1e309"].map((rollout): [unknown, RegExp] => [
+        { action: "addStrategy", feature: "cr-a", payload: { name: "flexibleRollout", constraints: [], parameters: { rollout } } },
+        /whole number from 0 to 100/,
+      ]),
+      [
+        {
+          action: "updateStrategy",
+          feature: "cr-b",
+          payload: { id: strategyIds.s1, name: "gradualRolloutRandom", parameters: { percentage: "101" } },
+        },
+        /whole number from 0 to 100/,
+      ],
+      [{ action: "addStrategy", feature: "cr-a", payload: { name: "default", constraints: [], parameters: {}, sortOrder: 1.5 } }, /whole/],
+      [{ action: "reorderStrategy", feature: "cr-b", payload: [{ id: strategyIds.s1, sortOrder: 0.5 }] }, /whole/],
       [{ action: "deleteSegment", payload: { id: 9999 } }, /no segment exists/],
       [{ action: "addDependency", feature: "cr-d", payload: { feature: "cr-d" } }, /cannot depend on itself/],
       [{ action: "updateEnabled", feature: "cr-a" }, /payload/],

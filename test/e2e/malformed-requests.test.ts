@@ -161,6 +161,17 @@ describe("ranges the evaluator relies on", () => {
       await expectError(overflow, 400, "ValidationError");
       const ok = await api(url, { method: "POST", body: JSON.stringify({ name: "flexibleRollout", parameters: { rollout: "100" } }) });
       expect(ok.status, await ok.clone().text()).toBe(200);
+      // A patch and a reorder are writes too: the same checks on what they would store.
+      const { id } = (await ok.json()) as { id: string };
+      const patch = await api(`${url}/${id}`, {
+        method: "PATCH",
+        body: JSON.stringify([{ op: "replace", path: "/parameters/rollout", value: "150" }]),
+      });
+      await expectError(patch, 400, "ValidationError");
+      const reorder = await api(`${url}/set-sort-order`, { method: "POST", body: `[{"id":"${id}","sortOrder":1e309}]` });
+      await expectError(reorder, 400, "ValidationError");
+      const stored = (await (await api(`${url}/${id}`)).json()) as { parameters: { rollout: string }; sortOrder: number };
+      expect(stored).toMatchObject({ parameters: { rollout: "100" }, sortOrder: expect.any(Number) });
     },
   );
 

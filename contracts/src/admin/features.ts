@@ -46,7 +46,7 @@ export const featureSearchQuerySchema = z.object({
 });
 
 export const savedStrategySchema = featureStrategySchema.extend({ id: z.string().uuid() });
-export const strategySortOrderBodySchema = z.array(z.object({ id: z.string(), sortOrder: z.number() }));
+export const strategySortOrderBodySchema = z.array(z.object({ id: z.string(), sortOrder: z.number().int("Must be a whole number") }));
 export const variantsBatchBodySchema = z.object({
   variants: setEnvironmentVariantsBodySchema,
   environments: z.array(z.string().min(1)).min(1),

@@ -65,7 +65,7 @@ export type Project = z.infer<typeof projectSchema>;
 export const addProjectEnvironmentBodySchema = z.object({
   environment: z.string().min(1),
   changeRequestsEnabled: z.boolean().optional(),
-  defaultStrategy: strategyFieldsSchema.optional(),
+  defaultStrategy: checkedStrategyFieldsSchema.optional(),
 });
 
 /** `{ features: [...] }` for the bulk archive, delete and revive. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { dateTimeSchema } from "../common.js";
 import { constraintSchema } from "./constraint.js";
 import { segmentUpsertSchema } from "./segment.js";
-import { strategyParametersSchema, strategyFieldsSchema } from "./strategy.js";
+import { checkStrategyPercentage, strategyParametersSchema, strategyFieldsSchema } from "./strategy.js";
 import { featureVariantListSchema, strategyVariantSchema } from "./variant.js";
 
 // ---- Endpoint 10 input: one change or an array of changes, discriminated by `action`. ----
@@ -10,16 +10,19 @@ import { featureVariantListSchema, strategyVariantSchema } from "./variant.js";
 const featureChange = { feature: z.string().min(1) };
 
 /** addStrategy payload: constraints and parameters are required here, unlike a plain strategy write. */
-export const addStrategyPayloadSchema = z.object({
-  name: z.string().min(1),
-  title: z.string().nullable().optional(),
-  disabled: z.boolean().nullable().optional(),
-  sortOrder: z.number().optional(),
-  constraints: z.array(constraintSchema),
-  variants: z.array(strategyVariantSchema).optional(),
-  parameters: strategyParametersSchema,
-  segments: z.array(z.number().int()).optional(),
-});
+export const addStrategyPayloadSchema = z
+  .object({
+    name: z.string().min(1),
+    title: z.string().nullable().optional(),
+    disabled: z.boolean().nullable().optional(),
+    sortOrder: z.number().int("Must be a whole number").optional(),
+    constraints: z.array(constraintSchema),
+    variants: z.array(strategyVariantSchema).optional(),
+    parameters: strategyParametersSchema,
+    segments: z.array(z.number().int()).optional(),
+  })
+  // Proposed strategies pass the same range checks as direct writes: applying must not store what a write refuses.
+  .superRefine(checkStrategyPercentage);
 
 export const changeRequestChangeSchema = z.discriminatedUnion("action", [
   z.object({
@@ -47,7 +50,7 @@ export const changeRequestChangeSchema = z.discriminatedUnion("action", [
   z.object({
     action: z.literal("updateStrategy"),
     ...featureChange,
-    payload: strategyFieldsSchema.extend({ id: z.string().min(1) }),
+    payload: strategyFieldsSchema.extend({ id: z.string().min(1) }).superRefine(checkStrategyPercentage),
   }),
   z.object({
     action: z.literal("deleteStrategy"),
@@ -63,7 +66,7 @@ export const changeRequestChangeSchema = z.discriminatedUnion("action", [
   z.object({
     action: z.literal("reorderStrategy"),
     ...featureChange,
-    payload: z.array(z.object({ id: z.string().min(1), sortOrder: z.number() })),
+    payload: z.array(z.object({ id: z.string().min(1), sortOrder: z.number().int("Must be a whole number") })),
   }),
   z.object({
     action: z.literal("addDependency"),

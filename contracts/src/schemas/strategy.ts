@@ -31,8 +31,11 @@ const percentageParameter: Record<string, string> = {
   gradualRolloutUserId: "percentage",
 };
 
-/** A strategy as written in a request: its percentage, if it has one, a whole number 0 to 100. */
-export const checkedStrategyFieldsSchema = strategyFieldsSchema.superRefine((strategy, ctx) => {
+/**
+ * The range check every strategy write goes through (direct, patched, proposed in a change request,
+ * a project's default): its percentage, if it has one, a whole number 0 to 100.
+ */
+export function checkStrategyPercentage(strategy: { name: string; parameters?: StrategyParameters }, ctx: z.RefinementCtx): void {
   const parameter = Object.hasOwn(percentageParameter, strategy.name) ? percentageParameter[strategy.name]! : undefined;
   const value =
     parameter && strategy.parameters && Object.hasOwn(strategy.parameters, parameter) ? strategy.parameters[parameter] : undefined;
@@ -40,7 +43,10 @@ export const checkedStrategyFieldsSchema = strategyFieldsSchema.superRefine((str
   if (!/^\d{1,3}$/.test(value.trim()) || Number(value) > 100) {
     ctx.addIssue({ code: "custom", path: ["parameters", parameter!], message: `Must be a whole number from 0 to 100, got "${value}"` });
   }
-});
+}
+
+/** A strategy as written in a request, range-checked. */
+export const checkedStrategyFieldsSchema = strategyFieldsSchema.superRefine(checkStrategyPercentage);
 
 /** A strategy inside a feature environment. */
 export const featureStrategySchema = strategyFieldsSchema.extend({

@@ -27,7 +27,7 @@ import jsonPatch, { type Operation as JsonPatchOperation } from "fast-json-patch
 import {
   VARIANT_WEIGHT_TOTAL,
   featureVariantListSchema,
-  strategyFieldsSchema,
+  checkedStrategyFieldsSchema,
   type Constraint,
   type Feature,
   type FeatureVariant,
@@ -622,7 +622,7 @@ export class FeatureService {
   ): Promise<FeatureStrategyDocument> {
     const current = await this.getStrategy(project, name, environment, id);
     const { id: _id, featureName: _f, ...fields } = toStrategyResponse(name, current);
-    const parsed = strategyFieldsSchema.safeParse(applyJsonPatch(fields, operations));
+    const parsed = checkedStrategyFieldsSchema.safeParse(applyJsonPatch(fields, operations));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new ValidationError(`Invalid patch result: ${issue?.path.join(".")} ${issue?.message}`);
