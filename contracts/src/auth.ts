@@ -18,6 +18,9 @@ export const authContract = c.router(
       method: "POST",
       path: "/auth/simple/login",
       summary: "Sign in with a username (or email) and password; sets the `vexil-session` cookie",
+      description:
+        "Signs a user in with username or email and password, and sets the `vexil-session` cookie the admin UI and API accept. Too many attempts from one client address within a minute are refused with 429, as in Unleash.",
+      metadata: { requestExample: { username: "admin", password: "Correct-horse-9" } },
       body: loginSchema,
       responses: { 200: loginResponseSchema, ...errorResponses(400, 401, 413, 415, 429) },
     },
@@ -25,12 +28,16 @@ export const authContract = c.router(
       method: "GET",
       path: "/invite/:token/validate",
       summary: "Whether a public signup token can still be used",
+      description: "Answers 200 while the signup link can be used (enabled and not expired), 400 otherwise.",
       responses: { 200: c.noBody(), ...errorResponses(400) },
     },
     signup: {
       method: "POST",
       path: "/invite/:token/signup",
       summary: "Create a user with the signup token's role",
+      description:
+        "Creates an account through a signup link, with the link's role; the new user then signs in with the password given here.",
+      metadata: { requestExample: { name: "Bob Roe", email: "bob@example.com", password: "Correct-horse-9" } },
       body: signupSchema,
       responses: { 201: userSchema, ...errorResponses(400, 409, 413, 415) },
     },

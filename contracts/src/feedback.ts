@@ -8,6 +8,16 @@ export const feedbackContract = c.router(
       method: "POST",
       path: "/feedback",
       summary: "Send feedback",
+      description: "Stores feedback from a user of the admin UI (a category, a difficulty score and free text).",
+      metadata: {
+        requestExample: {
+          category: "import",
+          userType: "developer",
+          difficultyScore: 2,
+          positive: "The validate step",
+          areasForImprovement: "Show a diff first",
+        },
+      },
       body: feedbackInputSchema,
       responses: { 200: feedbackSchema, ...errorResponses(400, 401, 415) },
     },

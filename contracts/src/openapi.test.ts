@@ -1,5 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { adminContract, buildOpenApiDocument, frontendContract, signalsContract, feedbackContract } from "./index.js";
+import { adminContract, apiContract, buildOpenApiDocument, frontendContract, signalsContract, feedbackContract } from "./index.js";
+import type { RouteMetadata } from "./common.js";
+
+interface RouteLike {
+  method: string;
+  path: string;
+  summary?: string;
+  description?: string;
+  body?: unknown;
+  metadata?: RouteMetadata;
+}
+
+/** Every route of a contract, with its key path (`admin.segments.create`). */
+function routesOf(router: object, prefix = ""): [string, RouteLike][] {
+  return Object.entries(router).flatMap(([key, value]: [string, unknown]) => {
+    if (typeof value !== "object" || value === null) return [];
+    const name = prefix ? `${prefix}.${key}` : key;
+    return "method" in value && "path" in value ? [[name, value as RouteLike] as [string, RouteLike]] : routesOf(value, name);
+  });
+}
+
+const isSchema = (body: unknown): body is { safeParse(value: unknown): { success: boolean; error?: unknown } } =>
+  typeof body === "object" && body !== null && typeof (body as { safeParse?: unknown }).safeParse === "function";
 
 /** The spec's Endpoints table, in OpenAPI path form, with each row's method, success and error statuses. */
 const documented = [
@@ -55,6 +77,32 @@ describe("OpenAPI document", () => {
     expect(doc.paths["/api/admin/tags"].post.responses["201"].headers).toHaveProperty("location");
     const properties = doc.paths["/api/frontend"].get.parameters.find((p: { name: string }) => p.name === "properties");
     expect(properties).toMatchObject({ in: "query", style: "deepObject", explode: true });
+  });
+
+  const routes = routesOf(apiContract);
+
+  it("describes every operation beyond its one-line summary", () => {
+    expect(routes.length).toBeGreaterThan(190);
+    const undescribed = routes.filter(([, route]) => !route.description || route.description === route.summary).map(([name]) => name);
+    expect(undescribed).toEqual([]);
+    for (const operation of Object.values(doc.paths).flatMap((ops) => Object.values(ops as Record<string, { description?: string }>))) {
+      expect(operation.description).toEqual(expect.any(String));
+    }
+  });
+
+  it("shows an example of every request body, one the route itself accepts", () => {
+    const withBody = routes.filter(([, route]) => isSchema(route.body));
+    const missing = withBody.filter(([, route]) => route.metadata?.requestExample === undefined).map(([name]) => name);
+    expect(missing).toEqual([]);
+    const refused = withBody
+      .filter(
+        ([, route]) => !(route.body as { safeParse(v: unknown): { success: boolean } }).safeParse(route.metadata?.requestExample).success,
+      )
+      .map(([name]) => name);
+    expect(refused).toEqual([]);
+    expect(doc.paths["/api/admin/segments"].post.requestBody.content["application/json"].example).toEqual(
+      adminContract.segments.create.metadata.requestExample,
+    );
   });
 
   it("gives every operation a unique id", () => {

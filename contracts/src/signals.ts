@@ -14,6 +14,9 @@ export const signalsContract = c.router(
       method: "POST",
       path: "/:name",
       summary: "Send a signal to a signal endpoint",
+      description:
+        "Receives a signal: any JSON payload from an external system, authorized by one of the endpoint's tokens. It is stored and matched against the action sets listening to this endpoint. Answers 202 at once; the actions run afterwards.",
+      metadata: { requestExample: { alert: { name: "checkout-errors", status: "firing" }, source: "pagerduty" } },
       contentType: "application/json",
       // Any JSON, or nothing at all.
       body: z.unknown().optional(),

@@ -11,6 +11,7 @@ export const applicationsContract = c.router(
       method: "GET",
       path: "/metrics/applications",
       summary: "List client applications",
+      description: "The applications whose SDKs registered or sent metrics, with their description, URL, color and icon.",
       query: applicationListQuerySchema,
       responses: { 200: applicationListSchema, ...errorResponses(400, 401, 403) },
     },
@@ -18,6 +19,8 @@ export const applicationsContract = c.router(
       method: "GET",
       path: "/metrics/applications/:appName",
       summary: "Get a client application with its instances",
+      description:
+        "One application with the SDK instances seen for it (instance id, SDK version, client IP, last seen) and the strategies they registered.",
       responses: { 200: applicationDetailsSchema, ...errorResponses(401, 403, 404) },
     },
     // Creates the application when it does not exist yet, as Unleash does.
@@ -25,6 +28,11 @@ export const applicationsContract = c.router(
       method: "POST",
       path: "/metrics/applications/:appName",
       summary: "Set a client application's description, url, color or icon",
+      description:
+        "Sets the display fields of an application; fields left out keep their value. Creates the application if no SDK reported it yet.",
+      metadata: {
+        requestExample: { description: "Checkout backend", url: "https://checkout.example.com", color: "#1a73e8", icon: "shopping_cart" },
+      },
       contentType: "application/json",
       body: updateApplicationSchema,
       responses: { 202: c.noBody(), ...errorResponses(400, 401, 403, 415) },
@@ -34,6 +42,7 @@ export const applicationsContract = c.router(
       method: "DELETE",
       path: "/metrics/applications/:appName",
       summary: "Delete a client application and its instances",
+      description: "Forgets an application and its instances; a running SDK registers it again.",
       body: c.noBody(),
       responses: { 200: c.noBody(), ...errorResponses(401, 403) },
     },

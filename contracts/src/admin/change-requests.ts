@@ -29,12 +29,16 @@ export const changeRequestsContract = c.router(
       method: "GET",
       path: `${project}/change-requests/config`,
       summary: "Change-request configuration of every environment of the project",
+      description: "For each environment of the project: whether change requests are required there and how many approvals they need.",
       responses: { 200: z.array(changeRequestEnvironmentConfigSchema), ...errorResponses(401, 403, 404) },
     },
     putConfig: {
       method: "PUT",
       path: `${project}/environments/:environment/change-requests/config`,
       summary: "Enable or disable change requests in a project environment",
+      description:
+        "Turns change requests on or off for one environment of the project. While on, direct changes to flags in that environment are refused with 403 and must be proposed instead.",
+      metadata: { requestExample: { changeRequestsEnabled: true, requiredApprovals: 2 } },
       body: changeRequestConfigInputSchema,
       responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
     },
@@ -44,6 +48,22 @@ export const changeRequestsContract = c.router(
       method: "POST",
       path: "/projects/:projectId/environments/:environment/change-requests",
       summary: "Add changes to a change request",
+      description:
+        "Proposes one change or a list of them (strategies, on/off, variants, dependencies, archiving, segments). They join the caller's draft for this project and environment, or start one. Each change is checked as the direct change would be, so a bad payload is a 400 now rather than a failure at apply.",
+      metadata: {
+        requestExample: [
+          {
+            action: "addStrategy",
+            feature: "new-checkout",
+            payload: {
+              name: "flexibleRollout",
+              constraints: [],
+              parameters: { rollout: "25", stickiness: "default", groupId: "new-checkout" },
+            },
+          },
+          { action: "updateEnabled", feature: "new-checkout", payload: { enabled: true } },
+        ],
+      },
       body: changeRequestBodySchema,
       responses: { 200: changeRequestSchema },
     },
@@ -51,6 +71,8 @@ export const changeRequestsContract = c.router(
       method: "GET",
       path: `${project}/change-requests`,
       summary: "Change requests of a project (others' drafts excluded), optionally by state or creator",
+      description:
+        "The project's change requests, newest first, optionally filtered by `state` or `createdBy`. Drafts of other users are not shown.",
       query: changeRequestListQuerySchema,
       responses: { 200: z.array(changeRequestSchema), ...errorResponses(400, 401, 403, 404) },
     },
@@ -58,12 +80,14 @@ export const changeRequestsContract = c.router(
       method: "GET",
       path: `${project}/change-requests/open`,
       summary: "The caller's change requests of the project that are not yet applied, rejected or cancelled",
+      description: "The caller's change requests in this project that can still change: drafts, in review, approved and scheduled.",
       responses: { 200: z.array(changeRequestSchema), ...errorResponses(401, 403, 404) },
     },
     search: {
       method: "GET",
       path: "/search/change-requests",
       summary: "Change requests across projects by creator, state and project",
+      description: "Change requests across the projects the caller can see, by creator, state and project.",
       query: changeRequestSearchQuerySchema,
       responses: {
         200: z.object({ changeRequests: z.array(changeRequestSchema), total: z.number().int() }),
@@ -75,6 +99,8 @@ export const changeRequestsContract = c.router(
       path: one,
       pathParams: idParams,
       summary: "One change request",
+      description:
+        "One change request with its changes grouped by flag, reviews, comments, schedule and the conflicts its changes have with the flags as they are now.",
       responses: { 200: changeRequestSchema, ...errorResponses(401, 403, 404) },
     },
     discard: {
@@ -83,6 +109,7 @@ export const changeRequestsContract = c.router(
       pathParams: idParams,
       body: c.noBody(),
       summary: "Discard a draft",
+      description: "Deletes a draft; requests already submitted are cancelled instead.",
       responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
     },
     changeState: {
@@ -91,6 +118,9 @@ export const changeRequestsContract = c.router(
       pathParams: idParams,
       body: changeRequestStateInputSchema,
       summary: "Move a change request: In review, Approved, Rejected, Cancelled, Applied or Scheduled",
+      description:
+        "Moves the request through its life: In review, Approved (by someone other than its author), Rejected, Cancelled, Applied (all changes in one transaction) or Scheduled (`scheduledAt` required).",
+      metadata: { requestExample: { state: "Scheduled", comment: "Apply after the release", scheduledAt: "2026-12-01T08:00:00.000Z" } },
       responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
     },
     approve: {
@@ -99,6 +129,9 @@ export const changeRequestsContract = c.router(
       pathParams: idParams,
       body: changeRequestReviewInputSchema,
       summary: "Approve (same as state Approved)",
+      description:
+        "Approves the request; it becomes Approved once it has the approvals the environment requires. Authors cannot approve their own requests.",
+      metadata: { requestExample: { comment: "Looks good" } },
       responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
     },
     reject: {
@@ -107,6 +140,8 @@ export const changeRequestsContract = c.router(
       pathParams: idParams,
       body: changeRequestReviewInputSchema,
       summary: "Reject (same as state Rejected)",
+      description: "Rejects the request; it can no longer be applied.",
+      metadata: { requestExample: { comment: "Roll out to 10% first" } },
       responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
     },
     cancel: {
@@ -115,6 +150,8 @@ export const changeRequestsContract = c.router(
       pathParams: idParams,
       body: changeRequestReviewInputSchema,
       summary: "Cancel (same as state Cancelled)",
+      description: "Cancels the request (its author, or an admin).",
+      metadata: { requestExample: { comment: "No longer needed" } },
       responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
     },
     apply: {
@@ -123,6 +160,9 @@ export const changeRequestsContract = c.router(
       pathParams: idParams,
       body: changeRequestReviewInputSchema,
       summary: "Apply every change, all or nothing (same as state Applied)",
+      description:
+        "Applies every change of an approved request in one transaction: either all of them take effect or, on any failure, none does and the reason is recorded.",
+      metadata: { requestExample: { comment: "Releasing" } },
       responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
     },
     addComment: {
@@ -131,6 +171,8 @@ export const changeRequestsContract = c.router(
       pathParams: idParams,
       body: changeRequestCommentInputSchema,
       summary: "Comment on a change request",
+      description: "Adds a comment to the request's discussion.",
+      metadata: { requestExample: { text: "Can we start with the beta segment?" } },
       responses: { 201: changeRequestCommentSchema, ...errorResponses(400, 401, 403, 404) },
     },
     updateTitle: {
@@ -139,6 +181,8 @@ export const changeRequestsContract = c.router(
       pathParams: idParams,
       body: changeRequestTitleInputSchema,
       summary: "Change the title",
+      description: "Renames the request.",
+      metadata: { requestExample: { title: "Roll out the new checkout" } },
       responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
     },
     removeChange: {
@@ -147,6 +191,7 @@ export const changeRequestsContract = c.router(
       pathParams: idParams.extend({ changeId: z.coerce.number().int() }),
       body: c.noBody(),
       summary: "Remove one change; a reviewed request goes back to In review",
+      description: "Removes one change from the request; a request that had reviews goes back to In review.",
       responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
     },
   },
@@ -166,6 +211,7 @@ export const projectAccessContract = c.router(
       method: "GET",
       path: `${project}/access`,
       summary: "Members of a project with their project roles",
+      description: "The project's members and the project roles each has (Owner, Member), as Unleash lists them.",
       responses: {
         200: z.object({
           roles: z.array(z.object({ id: z.number().int(), name: z.string(), type: z.literal("project") })),
@@ -178,6 +224,9 @@ export const projectAccessContract = c.router(
       method: "POST",
       path: `${project}/access`,
       summary: "Give users a project role",
+      description:
+        "Gives users (and groups) project roles. In a `protected` project only members may submit change requests; a `private` project is visible to its members only.",
+      metadata: { requestExample: { roles: [5], users: [{ id: 7 }] } },
       body: z.object({
         roles: z.array(z.number().int()).min(1),
         users: z.array(z.object({ id: z.number().int() })).default([]),
@@ -194,6 +243,7 @@ export const projectAccessContract = c.router(
       pathParams: z.object({ projectId: z.string(), userId: z.coerce.number().int() }),
       body: c.noBody(),
       summary: "Remove a user from the project",
+      description: "Removes a user's roles in the project.",
       responses: { 200: c.noBody(), ...errorResponses(401, 403, 404) },
     },
   },

@@ -7,6 +7,8 @@ export const uiConfigContract = c.router(
       method: "GET",
       path: "/ui-config",
       summary: "What this server is and which capabilities it has",
+      description:
+        "The server's name, version and capabilities (enabled features, limits such as the segment values limit, authentication), as the Unleash admin UI reads them.",
       responses: { 200: uiConfigSchema, ...errorResponses(401, 403) },
     },
   },
