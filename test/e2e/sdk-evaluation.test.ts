@@ -59,6 +59,17 @@ async function setUpFlags(project: string): Promise<void> {
   ]);
   await admin.setEnabled(flag("split"), "development", true);
 
+  // No groupId: Unleash hashes these variants with the groupId as written ("undefined").
+  await admin.createFeature(flag("nogroup"));
+  await admin.addStrategy(flag("nogroup"), "development", {
+    name: "default",
+    variants: [
+      { name: "a", weight: 200, weightType: "fix", stickiness: "default" },
+      { name: "b", weight: 800, weightType: "variable", stickiness: "default" },
+    ],
+  });
+  await admin.setEnabled(flag("nogroup"), "development", true);
+
   await admin.createFeature(flag("off"));
 }
 
@@ -124,6 +135,20 @@ describe.each(projects)("flags in project %s", (project) => {
       );
       expect(names).toEqual(new Set(["red", "blue"]));
       expect(unleash.isEnabled("outside-on")).toBe(scope.includes(outside) || scope.includes("*"));
+    });
+
+    it("/api/frontend gives every user the variant unleash-client picks from /api/client/features", async () => {
+      const unleash = await sdks.serverSdk(vexil, client, "polling");
+      for (const name of [flag("nogroup"), flag("split")]) {
+        for (let i = 0; i < 40; i++) {
+          const context = { userId: `user-${i}`, properties: { plan: "pro" } };
+          const res = await vexil.api(`/api/frontend?userId=${context.userId}&properties[plan]=pro`, { token: frontend });
+          const served = ((await res.json()) as { toggles: Array<{ name: string; variant: { name: string } }> }).toggles.find(
+            (t) => t.name === name,
+          );
+          expect(served?.variant.name, `${name} for ${context.userId}`).toBe(unleash.getVariant(name, context).name);
+        }
+      }
     });
 
     it("unleash-proxy-client evaluates on /api/frontend, seeing only the enabled flags of its projects", async () => {

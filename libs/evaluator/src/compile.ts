@@ -98,6 +98,8 @@ function compileStrategy(strategy: ClientStrategy, featureName: string, segments
   const parameters = strategy.parameters ?? {};
   return {
     checks,
-    variants: compileVariants(strategy.variants, parameters.groupId || featureName, parameters.stickiness || "default"),
+    // The Unleash SDKs and server hash strategy variants with the strategy's groupId as written,
+    // "undefined" when it has none (not the flag name, as flexibleRollout's own rollout does).
+    variants: compileVariants(strategy.variants, `${parameters.groupId}`, parameters.stickiness || "default"),
   };
 }

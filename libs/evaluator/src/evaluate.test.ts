@@ -71,6 +71,23 @@ describe("strategies", () => {
   });
 });
 
+describe("strategy variants", () => {
+  it('hash with the strategy\'s groupId as written, "undefined" when it has none, as the Unleash SDKs do', () => {
+    const variants: Variant[] = [
+      { name: "a", weight: 200, weightType: "fix", stickiness: "default" },
+      { name: "b", weight: 800, weightType: "variable", stickiness: "default" },
+    ];
+    const snapshot = compileSnapshot({ version: 1, features: [feature([{ name: "default", parameters: {}, variants }])] });
+    const picked = (userId: string) => evaluate(snapshot, "f", { userId }, options).variant.name;
+    // What unleash-client 6 and Unleash 8.2's /api/frontend answer for this flag.
+    expect(["user-1", "user-3", "user-9", "user-16", "user-20", "user-22"].map(picked)).toEqual(["a", "a", "b", "b", "a", "b"]);
+    for (const userId of ["user-1", "user-9", "user-22"]) {
+      const bucket = normalizedVariantValue(userId, "undefined", 1000);
+      expect(picked(userId)).toBe(bucket <= 200 ? "a" : "b");
+    }
+  });
+});
+
 describe("injected randomness", () => {
   it("drives gradualRolloutRandom as the SDKs do: percentage >= floor(random * 100) + 1", () => {
     const strategy = { name: "gradualRolloutRandom", parameters: { percentage: "30" } };
