@@ -10,22 +10,32 @@
  * BENCH_SIZES (flag counts, default 200,2000), BENCH_CPU_PROF=1 to write a V8 CPU profile of the server to test/bench/profiles/.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { Agent, get } from "node:http";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { cpus, tmpdir, totalmem } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
 import { Unleash, UnleashEvents } from "unleash-client";
-import { flagAdmin } from "../src/flag-admin.js";
 import { tokenSecret } from "../src/tokens.js";
+import {
+  adminOver,
+  connections,
+  drainLoad,
+  formatLoad,
+  frontendShows,
+  load,
+  loadFrontend,
+  percentile,
+  seedFlags,
+  seedSegments,
+  until,
+  type Admin,
+} from "./workload.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const changes = Number(process.env.BENCH_CHANGES ?? 50);
 const sizes = (process.env.BENCH_SIZES ?? "200,2000").split(",").map(Number);
-const connections = 50;
 
 const tokens = {
   admin: tokenSecret("*", "*"),
@@ -91,165 +101,10 @@ function stopServer(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Deterministic pseudo-random numbers, so every run seeds the same flags. */
-function rng(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state * 1664525 + 1013904223) % 4294967296;
-    return state / 4294967296;
-  };
-}
-
-async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
-}
-
-type Admin = ReturnType<typeof flagAdmin>;
-
-/** A mix like a real installation's: rollouts, constraints, segments, variants, some flags off. */
-async function seedFlags(admin: Admin, from: number, to: number, segmentIds: number[]) {
-  const random = rng(from + 1);
-  const plans = ["free", "pro", "enterprise"];
-  const specs = Array.from({ length: to - from }, (_, i) => ({ index: from + i, roll: random(), rollout: Math.floor(random() * 101) }));
-  await pool(specs, 8, async ({ index, roll, rollout }) => {
-    const name = `bench-${String(index).padStart(4, "0")}`;
-    await admin.createFeature(name);
-    const rolloutParameters = { rollout: String(rollout), stickiness: "default", groupId: name };
-    if (roll < 0.35) {
-      await admin.addStrategy(name, "development", { name: "flexibleRollout", parameters: rolloutParameters });
-    } else if (roll < 0.55) {
-      await admin.addStrategy(name, "development", {
-        name: "flexibleRollout",
-        parameters: rolloutParameters,
-        constraints: [
-          { contextName: "plan", operator: "IN", values: [plans[index % 3]!] },
-          { contextName: "appVersion", operator: "SEMVER_GTE", value: "2.0.0" },
-        ],
-      });
-    } else if (roll < 0.7) {
-      await admin.addStrategy(name, "development", {
-        name: "flexibleRollout",
-        parameters: rolloutParameters,
-        segments: [segmentIds[index % segmentIds.length]!],
-      });
-    } else if (roll < 0.85) {
-      await admin.addStrategy(name, "development", {
-        name: "flexibleRollout",
-        parameters: rolloutParameters,
-        variants: [
-          { name: "control", weight: 500, weightType: "variable", stickiness: "default" },
-          {
-            name: "treatment",
-            weight: 500,
-            weightType: "variable",
-            stickiness: "default",
-            payload: { type: "json", value: '{"color":"blue"}' },
-          },
-        ],
-      });
-    } else {
-      await admin.addStrategy(name, "development", { name: "default" });
-      await admin.setVariants(name, "development", [
-        { name: "a", weight: 200, weightType: "fix", stickiness: "default" },
-        { name: "b", weight: 800, weightType: "variable", stickiness: "default" },
-      ]);
-    }
-    // Four in five flags are on.
-    if (index % 5 !== 0) await admin.setEnabled(name, "development", true);
-  });
-}
-
-interface LoadResult {
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-}
-
-async function load(url: string, options: Partial<autocannon.Options>): Promise<LoadResult> {
-  const result = await autocannon({ url, connections, duration, ...options });
-  return {
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-  };
-}
-
-async function loadFrontend(url: string) {
-  let user = 0;
-  return load(`${url}/api/frontend`, {
-    headers: { authorization: tokens.frontend },
-    requests: [
-      {
-        setupRequest: (req) => {
-          user = (user + 1) % 100_000;
-          return { ...req, path: `/api/frontend?userId=user-${user}&properties[plan]=pro&appVersion=2.1.${user % 10}` };
-        },
-      },
-    ],
-  });
-}
-
 async function loadClientFeatures(url: string, extraHeaders: Record<string, string> = {}) {
-  return load(`${url}/api/client/features`, {
+  return load(`${url}/api/client/features`, duration, {
     headers: { authorization: tokens.client, "unleash-client-spec": "5.2.0", ...extraHeaders },
   });
-}
-
-/**
- * The same load from a client that discards bodies unread (node's http client): autocannon
- * decodes every response body into a string, which for an 831 kB payload costs the load
- * generator several times the server's CPU on the same two cores, so it measures itself there.
- */
-async function drainLoad(url: string, headers: Record<string, string>): Promise<LoadResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: connections });
-  const latencies: number[] = [];
-  let non2xx = 0;
-  let errors = 0;
-  const started = performance.now();
-  const end = started + duration * 1000;
-  const once = () =>
-    new Promise<void>((resolve) => {
-      get(url, { agent, headers }, (res) => {
-        if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode > 299) non2xx++;
-        res.on("end", resolve).resume();
-      }).on("error", () => {
-        errors++;
-        resolve();
-      });
-    });
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < end) {
-        const start = performance.now();
-        await once();
-        latencies.push(performance.now() - start);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  agent.destroy();
-  const round = (ms: number) => Math.round(ms);
-  return {
-    rps: Math.round(latencies.length / seconds),
-    p50: round(percentile(latencies, 50)),
-    p99: round(percentile(latencies, 99)),
-    non2xx,
-    errors,
-  };
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 async function measurePropagation(url: string, admin: Admin, probe: string) {
@@ -266,12 +121,6 @@ async function measurePropagation(url: string, admin: Admin, probe: string) {
   });
   await new Promise((resolve) => sdk.once(UnleashEvents.Synchronized, resolve));
 
-  const frontendHas = async () => {
-    const body = (await (await fetch(`${url}/api/frontend?userId=probe`, { headers: { authorization: tokens.frontend } })).json()) as {
-      toggles: Array<{ name: string }>;
-    };
-    return body.toggles.some((toggle) => toggle.name === probe);
-  };
   let clientEtag = "";
   const clientHas = async (): Promise<boolean | undefined> => {
     const res = await fetch(`${url}/api/client/features?namePrefix=${probe}`, {
@@ -285,13 +134,6 @@ async function measurePropagation(url: string, admin: Admin, probe: string) {
   await clientHas();
 
   const timings = { frontend: [] as number[], client: [] as number[], streaming: [] as number[] };
-  const until = async (start: number, check: () => Promise<boolean> | boolean): Promise<number> => {
-    while (!(await check())) {
-      if (performance.now() - start > 10_000) throw new Error("change not visible within 10 s");
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    return performance.now() - start;
-  };
   for (let i = 0; i < changes; i++) {
     const enabled = i % 2 === 0;
     const start = performance.now();
@@ -306,7 +148,7 @@ async function measurePropagation(url: string, admin: Admin, probe: string) {
     });
     await admin.setEnabled(probe, "development", enabled);
     const [frontend, client, streaming] = await Promise.all([
-      until(start, async () => (await frontendHas()) === enabled),
+      until(start, async () => (await frontendShows(url, tokens.frontend, probe)) === enabled),
       until(start, async () => (await clientHas()) === enabled),
       streamed,
     ]);
@@ -329,23 +171,10 @@ async function main() {
   const port = await freePort();
   const server = await startServer(dataDir, port);
   const url = `http://127.0.0.1:${port}`;
-  const admin = flagAdmin((pathname, init) =>
-    fetch(`${url}${pathname}`, {
-      method: init?.method ?? "GET",
-      headers: { authorization: tokens.admin, ...(init?.body !== undefined ? { "content-type": "application/json" } : {}) },
-      body: init?.body === undefined ? undefined : JSON.stringify(init.body),
-    }),
-  );
+  const { admin } = adminOver(url, tokens.admin);
   const rows: string[] = [];
   try {
-    const segmentIds: number[] = [];
-    for (let i = 0; i < 10; i++) {
-      segmentIds.push(
-        await admin.createSegment(`bench-segment-${i}`, [
-          { contextName: "userId", operator: "IN", values: Array.from({ length: 20 }, (_, j) => `user-${i * 20 + j}`) },
-        ]),
-      );
-    }
+    const segmentIds = await seedSegments(admin);
     let seeded = 0;
     for (const flags of sizes) {
       const previous = seeded;
@@ -357,12 +186,12 @@ async function main() {
       // Let the last rebuild land before measuring.
       await new Promise((resolve) => setTimeout(resolve, 1000));
 
-      const frontend = await loadFrontend(url);
+      const frontend = await loadFrontend(url, tokens.frontend, duration);
       const full = await loadClientFeatures(url);
       const gzip = await loadClientFeatures(url, { "accept-encoding": "gzip" });
       const clientHeaders = { authorization: tokens.client, "unleash-client-spec": "5.2.0" };
-      const fullDrained = await drainLoad(`${url}/api/client/features`, clientHeaders);
-      const gzipDrained = await drainLoad(`${url}/api/client/features`, { ...clientHeaders, "accept-encoding": "gzip" });
+      const fullDrained = await drainLoad(`${url}/api/client/features`, clientHeaders, duration);
+      const gzipDrained = await drainLoad(`${url}/api/client/features`, { ...clientHeaders, "accept-encoding": "gzip" }, duration);
       const etag = (
         await fetch(`${url}/api/client/features`, { headers: { authorization: tokens.client, "unleash-client-spec": "5.2.0" } })
       ).headers.get("etag")!;
@@ -370,15 +199,13 @@ async function main() {
       const propagation = await measurePropagation(url, admin, `bench-probe-${flags}`);
       await admin.archive(`bench-probe-${flags}`);
       const bytes = await payloadSize(url);
-      const fmt = (r: LoadResult) =>
-        `${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx || r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors)` : ""}`;
       rows.push(
-        `| ${flags} | \`/api/frontend\` (varying users) | ${fmt(frontend)} |`,
-        `| ${flags} | \`/api/client/features\` full payload (${(bytes / 1024).toFixed(0)} kB) | ${fmt(full)} |`,
-        `| ${flags} | \`/api/client/features\` full payload, gzip | ${fmt(gzip)} |`,
-        `| ${flags} | \`/api/client/features\` full payload, body-discarding client | ${fmt(fullDrained)} |`,
-        `| ${flags} | \`/api/client/features\` full payload, gzip, body-discarding client | ${fmt(gzipDrained)} |`,
-        `| ${flags} | \`/api/client/features\` 304 | ${fmt(notModified)} |`,
+        `| ${flags} | \`/api/frontend\` (varying users) | ${formatLoad(frontend)} |`,
+        `| ${flags} | \`/api/client/features\` full payload (${(bytes / 1024).toFixed(0)} kB) | ${formatLoad(full)} |`,
+        `| ${flags} | \`/api/client/features\` full payload, gzip | ${formatLoad(gzip)} |`,
+        `| ${flags} | \`/api/client/features\` full payload, body-discarding client | ${formatLoad(fullDrained)} |`,
+        `| ${flags} | \`/api/client/features\` full payload, gzip, body-discarding client | ${formatLoad(gzipDrained)} |`,
+        `| ${flags} | \`/api/client/features\` 304 | ${formatLoad(notModified)} |`,
         `| ${flags} | change visible at \`/api/frontend\` (${changes} changes) | p50 ${propagation.frontend.p50.toFixed(1)} ms, p99 ${propagation.frontend.p99.toFixed(1)} ms |`,
         `| ${flags} | change visible at \`/api/client/features\` | p50 ${propagation.client.p50.toFixed(1)} ms, p99 ${propagation.client.p99.toFixed(1)} ms |`,
         `| ${flags} | change visible on a streaming unleash-client | p50 ${propagation.streaming.p50.toFixed(1)} ms, p99 ${propagation.streaming.p99.toFixed(1)} ms |`,

@@ -1,0 +1,315 @@
+/**
+ * `npm run bench:compare`: Unleash 8.2.0 (installed into a git-ignored folder, against the local
+ * PostgreSQL, its SDK rate limits lifted) and Vexil (the built gateway under plain node, embedded
+ * defaults) side by side on one machine. Both get the same flags through their admin API; the
+ * run checks that `/api/frontend` gives the same answers on both for the same contexts, then
+ * measures each path on both in turn (Unleash, Vexil, Unleash, Vexil, ...) and prints the ratios.
+ *
+ * Environment: BENCH_DURATION (seconds per load run, default 10), BENCH_ROUNDS (default 2),
+ * BENCH_SIZES (default 200,2000), BENCH_CHANGES (default 30), BENCH_CONTEXTS (default 200).
+ */
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
+import path from "node:path";
+import { startReferenceUnleash, referenceUnleashVersion } from "../src/reference-unleash.js";
+import { tokenSecret } from "../src/tokens.js";
+import { gatewayEntry, repoRoot, startVexilProcess } from "../src/vexil-process.js";
+import {
+  adminOver,
+  connections,
+  drainLoad,
+  flagName,
+  frontendContext,
+  loadFrontend,
+  measureFrontendVisibility,
+  percentile,
+  pool,
+  seedFlags,
+  seedSegments,
+  type Admin,
+  type LoadResult,
+} from "./workload.js";
+
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+const sizes = (process.env.BENCH_SIZES ?? "200,2000").split(",").map(Number);
+const changes = Number(process.env.BENCH_CHANGES ?? 30);
+const contexts = Number(process.env.BENCH_CONTEXTS ?? 200);
+
+const tokens = { admin: tokenSecret("*", "*"), client: tokenSecret("*", "development"), frontend: tokenSecret("*", "development") };
+const clientHeaders = { authorization: tokens.client, "unleash-client-spec": "5.2.0" };
+
+interface Target {
+  name: "Unleash" | "Vexil";
+  url: string;
+  pid: number;
+  admin: Admin;
+  segmentIds: number[];
+}
+
+/** Resident memory of a process and its children (the cluster runs one process per service). */
+function residentMiB(pid: number): number {
+  const pids = [
+    pid,
+    ...spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+      .stdout.split("\n")
+      .filter(Boolean)
+      .map(Number),
+  ];
+  const kib = pids.reduce((sum, p) => {
+    try {
+      return sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      return sum;
+    }
+  }, 0);
+  return Math.round(kib / 1024);
+}
+
+interface FrontendAnswer {
+  toggles: Array<{ name: string; enabled: boolean; variant: { name: string; enabled: boolean; payload?: unknown } }>;
+}
+
+interface FlagAnswer {
+  enabled: boolean;
+  variant: string;
+  variantEnabled: boolean;
+  payload?: unknown;
+}
+
+/** What an SDK would act on: each listed flag with its variant. */
+async function frontendAnswer(target: Target, context: string): Promise<Map<string, string>> {
+  const res = await fetch(`${target.url}/api/frontend?${context}`, { headers: { authorization: tokens.frontend } });
+  if (!res.ok) throw new Error(`${target.name} /api/frontend: ${res.status} ${await res.text()}`);
+  const body = (await res.json()) as FrontendAnswer;
+  return new Map(
+    body.toggles.map((t) => {
+      const answer: FlagAnswer = {
+        enabled: t.enabled,
+        variant: t.variant.name,
+        variantEnabled: t.variant.enabled,
+        payload: t.variant.payload,
+      };
+      return [t.name, JSON.stringify(answer)];
+    }),
+  );
+}
+
+/** The first flag answered differently, with both answers; undefined when all agree. */
+function firstDifference(unleash: Map<string, string>, vexil: Map<string, string>): string | undefined {
+  for (const name of new Set([...unleash.keys(), ...vexil.keys()])) {
+    if (unleash.get(name) !== vexil.get(name))
+      return `${name}: Unleash ${unleash.get(name) ?? "(not listed)"}, Vexil ${vexil.get(name) ?? "(not listed)"}`;
+  }
+  return undefined;
+}
+
+/**
+ * Contexts whose answers differ between the two, each with its first differing flag. Unleash
+ * refreshes its frontend cache on a timer (500 ms here), so a difference is asked again for a
+ * few seconds before it counts.
+ */
+async function differingContexts(unleash: Target, vexil: Target): Promise<string[]> {
+  const differing: string[] = [];
+  await pool(
+    Array.from({ length: contexts }, (_, i) => frontendContext(i * 37)),
+    8,
+    async (context) => {
+      let difference: string | undefined;
+      for (let attempt = 0; attempt < 10; attempt++) {
+        difference = firstDifference(await frontendAnswer(unleash, context), await frontendAnswer(vexil, context));
+        if (!difference) return;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      differing.push(`${context} → ${difference}`);
+    },
+  );
+  return differing;
+}
+
+/** Switches existing flags off and on again, 8 at a time: writes/s and latency of one write. */
+async function measureWrites(target: Target, flags: number, count: number): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  // Flags that are on (four in five), each switched off and on again by the same worker, so all end as they began.
+  const names = Array.from({ length: flags }, (_, i) => i)
+    .filter((i) => i % 5 !== 0)
+    .slice(0, count / 2)
+    .map(flagName);
+  const timed = async (name: string, enabled: boolean) => {
+    const start = performance.now();
+    try {
+      await target.admin.setEnabled(name, "development", enabled);
+    } catch {
+      errors++;
+    }
+    latencies.push(performance.now() - start);
+  };
+  await pool(names, 8, async (name) => {
+    await timed(name, false);
+    await timed(name, true);
+  });
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    rps: Math.round(latencies.length / seconds),
+    p50: Math.round(percentile(latencies, 50)),
+    p99: Math.round(percentile(latencies, 99)),
+    non2xx: errors,
+    errors: 0,
+  };
+}
+
+interface Row {
+  measurement: string;
+  unleash: string;
+  vexil: string;
+  ratio: string;
+  target: string;
+}
+
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+
+/** Runs `measure` on both targets in turn, `rounds` times each, and compares the mean throughput. */
+async function sideBySide(
+  targets: [Target, Target],
+  measurement: string,
+  minimumRatio: number | undefined,
+  measure: (target: Target) => Promise<LoadResult | undefined>,
+): Promise<Row> {
+  const results: Record<string, LoadResult[]> = { Unleash: [], Vexil: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const target of targets) {
+      const result = await measure(target);
+      if (result) results[target.name]!.push(result);
+      console.error(`  ${measurement}, ${target.name}, round ${round + 1}: ${result ? describe(result) : "not offered"}`);
+    }
+  }
+  const summary = (list: LoadResult[]) =>
+    list.length ? `${Math.round(mean(list.map((r) => r.rps)))}/s, p99 ${Math.max(...list.map((r) => r.p99))} ms` : "n/a";
+  const failed = [...results.Unleash!, ...results.Vexil!].some((r) => r.non2xx > 0 || r.errors > 0);
+  const ratio =
+    results.Unleash!.length && results.Vexil!.length
+      ? mean(results.Vexil!.map((r) => r.rps)) / mean(results.Unleash!.map((r) => r.rps))
+      : undefined;
+  return {
+    measurement,
+    unleash: summary(results.Unleash!),
+    vexil: summary(results.Vexil!),
+    ratio: ratio === undefined ? "n/a" : `${ratio.toFixed(1)}×${failed ? " (with failed requests)" : ""}`,
+    target:
+      minimumRatio === undefined
+        ? ""
+        : `≥ ${minimumRatio}× — ${ratio !== undefined && ratio >= minimumRatio && !failed ? "met" : "**not met**"}`,
+  };
+}
+
+const describe = (r: LoadResult) =>
+  `${r.rps}/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx || r.errors ? `, ${r.non2xx} failed, ${r.errors} errors` : ""}`;
+
+async function etagOf(target: Target): Promise<string | undefined> {
+  const res = await fetch(`${target.url}/api/client/features`, { headers: clientHeaders });
+  await res.arrayBuffer();
+  return res.headers.get("etag") ?? undefined;
+}
+
+async function main() {
+  const build = spawnSync("npx", ["turbo", "run", "build", "--filter=@vexil/gateway...", "--output-logs=errors-only"], {
+    cwd: repoRoot,
+    stdio: "inherit",
+  });
+  if (build.status !== 0) throw new Error(`building the gateway failed; ${gatewayEntry} is what runs`);
+  const load = [loadavg()[0]!];
+
+  const reference = await startReferenceUnleash({
+    adminTokens: [tokens.admin],
+    clientTokens: [tokens.client],
+    frontendTokens: [tokens.frontend],
+  });
+  const vexil = await startVexilProcess({
+    env: {
+      LOG_LEVEL: "warn",
+      INIT_ADMIN_API_TOKENS: tokens.admin,
+      INIT_CLIENT_API_TOKENS: tokens.client,
+      INIT_FRONTEND_API_TOKENS: tokens.frontend,
+    },
+  });
+  const targets: [Target, Target] = [
+    { name: "Unleash", url: reference.url, pid: reference.child.pid!, admin: adminOver(reference.url, tokens.admin).admin, segmentIds: [] },
+    { name: "Vexil", url: vexil.url, pid: vexil.child.pid!, admin: adminOver(vexil.url, tokens.admin).admin, segmentIds: [] },
+  ];
+  const rows: Row[] = [];
+  const memory: string[] = [];
+  let differences = 0;
+  try {
+    for (const target of targets) target.segmentIds = await seedSegments(target.admin);
+    let seeded = 0;
+    for (const flags of sizes) {
+      for (const target of targets) {
+        const start = performance.now();
+        await seedFlags(target.admin, seeded, flags, target.segmentIds);
+        console.error(`${target.name}: seeded ${flags - seeded} flags in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+      }
+      seeded = flags;
+      const differing = await differingContexts(...targets);
+      differences += differing.length;
+      console.error(
+        `${flags} flags: ${contexts - differing.length} of ${contexts} contexts answered the same${differing.length ? `; differing:\n  ${differing.slice(0, 5).join("\n  ")}` : ""}`,
+      );
+      memory.push(`| ${flags} | ${residentMiB(targets[0].pid)} MiB | ${residentMiB(targets[1].pid)} MiB |`);
+
+      rows.push(
+        await sideBySide(targets, `${flags} flags: \`/api/frontend\`, a different user each request`, 10, (t) =>
+          loadFrontend(t.url, tokens.frontend, duration),
+        ),
+      );
+      rows.push(
+        await sideBySide(
+          targets,
+          `${flags} flags: \`/api/client/features\` full payload (body-discarding client)`,
+          flags >= 2000 ? 15 : undefined,
+          (t) => drainLoad(`${t.url}/api/client/features`, clientHeaders, duration),
+        ),
+      );
+      rows.push(
+        await sideBySide(targets, `${flags} flags: \`/api/client/features\` 304 (If-None-Match)`, 5, async (t) => {
+          const etag = await etagOf(t);
+          return etag ? drainLoad(`${t.url}/api/client/features`, { ...clientHeaders, "if-none-match": etag }, duration) : undefined;
+        }),
+      );
+      rows.push(
+        await sideBySide(targets, `${flags} flags: admin writes (switch a flag on/off, 8 at a time)`, 3, (t) =>
+          measureWrites(t, flags, 200),
+        ),
+      );
+      for (const target of targets) {
+        const visible = await measureFrontendVisibility(target.url, target.admin, tokens.frontend, `bench-probe-${flags}`, changes);
+        rows.push({
+          measurement: `${flags} flags: change visible at \`/api/frontend\`, ${target.name} (${changes} changes)`,
+          unleash: target.name === "Unleash" ? `p50 ${visible.p50.toFixed(1)} ms, p99 ${visible.p99.toFixed(1)} ms` : "",
+          vexil: target.name === "Vexil" ? `p50 ${visible.p50.toFixed(1)} ms, p99 ${visible.p99.toFixed(1)} ms` : "",
+          ratio: "",
+          target: target.name === "Vexil" ? `p99 < 50 ms — ${visible.p99 < 50 ? "met" : "**not met**"}` : "",
+        });
+        await target.admin.archive(`bench-probe-${flags}`);
+      }
+    }
+  } finally {
+    load.push(loadavg()[0]!);
+    await Promise.allSettled([reference.stop(), vexil.stop()]);
+  }
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`;
+  console.log(
+    `Machine: ${machine}; ${new Date().toISOString()}; load average ${load.map((l) => l.toFixed(1)).join(" → ")}; ` +
+      `${connections} connections, ${duration} s per run, ${rounds} rounds; Unleash ${referenceUnleashVersion} vs Vexil (${path.relative(repoRoot, gatewayEntry)})\n`,
+  );
+  console.log(`Answers compared: ${sizes.length * contexts} contexts at /api/frontend, ${differences} differing\n`);
+  console.log("| measurement | Unleash | Vexil | Vexil ÷ Unleash | target |\n|---|---|---|---|---|");
+  for (const row of rows) console.log(`| ${row.measurement} | ${row.unleash} | ${row.vexil} | ${row.ratio} | ${row.target} |`);
+  console.log("\n| flags | Unleash resident memory | Vexil resident memory |\n|---|---|---|");
+  console.log(memory.join("\n"));
+  if (differences > 0) process.exitCode = 1;
+}
+
+await main();
