@@ -3,7 +3,7 @@ import { envSchemas } from "@vexil/config";
 import { platformEnv } from "@vexil/runtime";
 import { signalLimitsEnv } from "./signals/signal-limits.js";
 import { segmentLimitsEnv } from "./segments/segment-limits.js";
-import { defaultAdminPassword, defaultAdminUsername } from "./access/initial-admin.js";
+import { defaultAdminPassword, defaultAdminUsername } from "./users/initial-admin.js";
 import { usageMetricsEnv } from "./usage-metrics/usage-slice.js";
 import { loginRateLimitEnv } from "./auth/login-rate-limit.js";
 import { eventRetentionEnv } from "./events/event-retention.js";

@@ -4,7 +4,7 @@ import { runServiceProcess } from "@vexil/runtime";
 import { adminEnv } from "./config.js";
 import { createAdminDeps } from "./compose.js";
 import { createAdminService, type AdminService } from "./service.js";
-import { initialAdminNotice } from "./access/initial-admin.js";
+import { initialAdminNotice } from "./users/initial-admin.js";
 
 const config = loadConfig(adminEnv, process.env);
 const logger = createLogger({ service: "admin", level: config.LOG_LEVEL });

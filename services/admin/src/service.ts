@@ -11,7 +11,7 @@ import { consumeSeenFeatures } from "./client-metrics/seen-features-consumer.js"
 import { clientApplicationRoutes } from "./client-applications/client-application-routes.js";
 import { consumeClientInstances } from "./client-applications/client-instances-consumer.js";
 import type { AdminDeps } from "./compose.js";
-import type { InitialAdmin } from "./access/initial-admin.js";
+import type { InitialAdmin } from "./users/initial-admin.js";
 import { strategyRoutes } from "./strategies/strategy-routes.js";
 import { contextRoutes } from "./context/context-routes.js";
 import { featureLinkRoutes } from "./dependencies/feature-link-routes.js";

@@ -3,7 +3,7 @@ import { NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
 import { DuplicateKeyError } from "@vexil/store";
 import type { Actor } from "../access/access-service.js";
 import type { LegalValues } from "../constraints/constraint-validation.js";
-import { strategyUses, usageCounts, type FeatureReader } from "../constraints/strategy-usage.js";
+import { strategyUses, usageCounts, type FeatureReader } from "../features/strategy-usage.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { builtInContextFields } from "./built-in-context-fields.js";
 import type { ContextFieldDocument, ContextFieldStore } from "./context-field-store.js";

@@ -3,8 +3,12 @@ import { adminContract } from "@vexil/contracts";
 import { mountContract } from "@vexil/http";
 import type { AccessService } from "../access/access-service.js";
 import { permissions } from "../access/permissions.js";
-import type { ProjectService } from "../projects/project-service.js";
 import type { EnvironmentService } from "./environment-service.js";
+
+/** The environments a project has enabled (ProjectService implements it; throws NotFoundError for an unknown project). */
+export interface ProjectEnvironments {
+  environmentViews(project: string): Promise<Array<{ name: string }>>;
+}
 
 export function environmentRoutes({
   environments,
@@ -12,7 +16,7 @@ export function environmentRoutes({
   access,
 }: {
   environments: EnvironmentService;
-  projects: ProjectService;
+  projects: ProjectEnvironments;
   access: AccessService;
 }): Router {
   const router = express.Router();

@@ -7,8 +7,8 @@ import { isUrlFriendly } from "./feature-naming.js";
 import type { FeatureDocument } from "./feature-model.js";
 import { toFeatureEnvironmentResponse, toStrategyResponse } from "./feature-response.js";
 import type { FeatureService } from "./feature-service.js";
+import type { FlagProjects } from "./flag-projects.js";
 import { NotFoundError, ValidationError } from "@vexil/errors";
-import type { ProjectService } from "../projects/project-service.js";
 
 /** `IS:value` / `IS_ANY_OF:a,b` (Unleash's search operators) or a plain value → the accepted values. */
 function searchValues(filter: string | undefined): string[] | undefined {
@@ -23,7 +23,7 @@ export function featureRoutes({
   access,
 }: {
   features: FeatureService;
-  projects: ProjectService;
+  projects: FlagProjects;
   access: AccessService;
 }): Router {
   const router = express.Router();

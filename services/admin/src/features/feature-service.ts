@@ -41,10 +41,10 @@ import type { Actor } from "../access/access-service.js";
 import type { StoreSession } from "@vexil/store";
 import type { ConstraintValidator } from "../constraints/constraint-validation.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
-import type { ProjectService } from "../projects/project-service.js";
 import { avatarUrl } from "../users/avatar.js";
 import { assertMatchesNaming, assertUrlFriendly } from "./feature-naming.js";
 import { environmentOf, type FeatureDocument, type FeatureEnvironmentDocument, type FeatureStrategyDocument } from "./feature-model.js";
+import type { FlagProjects } from "./flag-projects.js";
 import { sortStrategies, toFeatureResponse, toStrategyResponse } from "./feature-response.js";
 import type { FavoriteStore, FeatureMutation, FeatureQuery, FeatureStore } from "./feature-store.js";
 import { spreadVariantWeights } from "./variant-weights.js";
@@ -115,7 +115,7 @@ export class FeatureService {
     private readonly deps: {
       features: FeatureStore;
       favorites: FavoriteStore;
-      projects: ProjectService;
+      projects: FlagProjects;
       strategyExists: (name: string) => Promise<boolean>;
       segments: StrategySegmentRules;
       validateConstraints: ConstraintValidator;

@@ -3,7 +3,7 @@ import { NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
 import { DuplicateKeyError } from "@vexil/store";
 import type { Actor } from "../access/access-service.js";
 import type { ConstraintValidator } from "../constraints/constraint-validation.js";
-import { strategyUses, usageCounts, type FeatureReader, type StrategyUse } from "../constraints/strategy-usage.js";
+import { strategyUses, usageCounts, type FeatureReader, type StrategyUse } from "../features/strategy-usage.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import type { SegmentDocument } from "../features/feature-model.js";
 import type { SegmentLimits } from "./segment-limits.js";

@@ -2,7 +2,7 @@ import type { StrategyDefinition, UpsertStrategyDefinition } from "@vexil/contra
 import { NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
 import { DuplicateKeyError } from "@vexil/store";
 import type { Actor } from "../access/access-service.js";
-import { strategyUses, type FeatureReader } from "../constraints/strategy-usage.js";
+import { strategyUses, type FeatureReader } from "../features/strategy-usage.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { builtInStrategies } from "./built-in-strategies.js";
 import type { StrategyDefinitionDocument, StrategyStore } from "./strategy-store.js";

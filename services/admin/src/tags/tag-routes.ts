@@ -3,7 +3,7 @@ import { adminContract } from "@vexil/contracts";
 import { mountContract } from "@vexil/http";
 import type { AccessService } from "../access/access-service.js";
 import { permissions } from "../access/permissions.js";
-import type { FeatureReader } from "../constraints/strategy-usage.js";
+import type { FeatureReader } from "../features/strategy-usage.js";
 import type { TagService } from "./tag-service.js";
 
 export function tagRoutes({ tags, features, access }: { tags: TagService; features: FeatureReader; access: AccessService }): Router {

@@ -2,7 +2,7 @@ import type { CreateTagTypeBody, Tag, TagType, UpdateFeatureTagsBody, UpdateTagT
 import { NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
 import { DuplicateKeyError } from "@vexil/store";
 import type { Actor } from "../access/access-service.js";
-import type { FeatureReader } from "../constraints/strategy-usage.js";
+import type { FeatureReader } from "../features/strategy-usage.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import type { FeatureDocument } from "../features/feature-model.js";
 import { featureTagId, tagId, type TagStore, type TagTypeDocument } from "./tag-store.js";

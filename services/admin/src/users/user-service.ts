@@ -1,7 +1,7 @@
 import type { RootRole, SessionUser } from "@vexil/auth";
 import { AuthenticationRequired, NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
+import type { StoreSession } from "@vexil/store";
 import type { Actor } from "../access/access-service.js";
-import type { SessionStore } from "../auth/session-store.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import { resolveRootRole, rootRoleById } from "../roles/root-roles.js";
 import { avatarUrl } from "./avatar.js";
@@ -58,13 +58,18 @@ export function toSessionUser(doc: UserDocument): SessionUser {
   return { id: doc._id, name: doc.name, username: doc.username, email: doc.email, rootRole: rootRoleById(doc.rootRole).name };
 }
 
+/** The sign-ins a user change ends (a role change, a removal, a new password). */
+export interface UserSessions {
+  deleteForUser(userId: number, session?: StoreSession): Promise<void>;
+}
+
 const invalidLogin = "The combination of password and username you provided is invalid";
 
 export class UserService {
   constructor(
     private readonly deps: {
       users: UserStore;
-      sessions: SessionStore;
+      sessions: UserSessions;
       personalAccessTokens: PersonalAccessTokenStore;
       unitOfWork: UnitOfWork;
       clock: () => Date;

@@ -28,8 +28,8 @@ import { createPersonalAccessTokenStore } from "../users/personal-access-token-s
 import { userRoutes } from "../users/user-routes.js";
 import { UserService } from "../users/user-service.js";
 import { createUserStore } from "../users/user-store.js";
-import type { AccessService } from "./access-service.js";
-import { ensureInitialAdmin, type InitialAdmin } from "./initial-admin.js";
+import type { AccessService } from "../access/access-service.js";
+import { ensureInitialAdmin, type InitialAdmin } from "../users/initial-admin.js";
 
 export interface GovernanceSettings extends Partial<LoginRateLimitSettings> {
   /** The first admin user, created on the first start only (Unleash's defaults). */

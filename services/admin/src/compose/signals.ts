@@ -13,11 +13,11 @@ import type { UnitOfWork } from "../events/unit-of-work.js";
 import { serviceAccountRoutes } from "../service-accounts/service-account-routes.js";
 import { ServiceAccountService } from "../service-accounts/service-account-service.js";
 import { createServiceAccountStore } from "../service-accounts/service-account-store.js";
-import { signalEndpointRoutes } from "./signal-endpoint-routes.js";
-import { SignalEndpointService } from "./signal-endpoint-service.js";
-import { createSignalEndpointStore } from "./signal-endpoint-store.js";
-import { signalLimits, type SignalLimitSettings } from "./signal-limits.js";
-import { busSignalReader, serveSharedSignalEndpoints, shareSignalEndpoints } from "./signal-sharing.js";
+import { signalEndpointRoutes } from "../signals/signal-endpoint-routes.js";
+import { SignalEndpointService } from "../signals/signal-endpoint-service.js";
+import { createSignalEndpointStore } from "../signals/signal-endpoint-store.js";
+import { signalLimits, type SignalLimitSettings } from "../signals/signal-limits.js";
+import { busSignalReader, serveSharedSignalEndpoints, shareSignalEndpoints } from "../signals/signal-sharing.js";
 
 /** The durable consumer through which admin instances share the work of reacting to signals. */
 export const actionsConsumerName = "admin-actions";

@@ -1,4 +1,4 @@
-import type { FeatureDocument, FeatureStrategyDocument } from "../features/feature-model.js";
+import type { FeatureDocument, FeatureStrategyDocument } from "./feature-model.js";
 
 /** One strategy of one flag in one environment. */
 export interface StrategyUse {
