@@ -138,9 +138,10 @@ describe("tag", () => {
     expect(rejectedPaths(tagSchema, { value: "ok" })).toEqual(["type"]);
   });
 
-  it("creation needs only the value and defaults the type to simple", () => {
-    expect(createTagBodySchema.parse({ value: " beta " })).toEqual({ value: "beta", type: "simple" });
-    expect(rejectedPaths(createTagBodySchema, {})).toEqual(["value"]);
+  it("creation needs the value and the type", () => {
+    expect(createTagBodySchema.parse({ value: " beta ", type: "simple" })).toEqual({ value: "beta", type: "simple" });
+    expect(rejectedPaths(createTagBodySchema, { value: "beta" })).toEqual(["type"]);
+    expect(rejectedPaths(createTagBodySchema, { type: "simple" })).toEqual(["value"]);
   });
 });
 

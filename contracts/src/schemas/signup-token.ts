@@ -50,10 +50,13 @@ export const publicSignupTokenListSchema = z.object({ tokens: z.array(publicSign
 export type PublicSignupTokenList = z.infer<typeof publicSignupTokenListSchema>;
 
 /** Endpoint 8 body: both fields optional, the body itself required. */
-export const publicSignupTokenUpdateSchema = z.object({
-  expiresAt: dateTimeSchema.optional(),
-  enabled: z.boolean().optional(),
-});
+/** Strict, as Unleash refuses an update with any other property (400). */
+export const publicSignupTokenUpdateSchema = z
+  .object({
+    expiresAt: dateTimeSchema.optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict();
 export type PublicSignupTokenUpdate = z.infer<typeof publicSignupTokenUpdateSchema>;
 
 /** Create body, as Unleash takes it; the role defaults to Viewer (3). */

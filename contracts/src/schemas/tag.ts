@@ -19,13 +19,10 @@ export const tagSchema = z.object({
 });
 export type Tag = z.infer<typeof tagSchema>;
 
-/**
- * Endpoint 18 body. The spec requires only `value`; `type` falls back to `simple`, the tag type
- * every Unleash installation ships with.
- */
+/** Endpoint 18 body: a whole Tag, `type` required as in the spec's Tag and as Unleash refuses it missing (400). */
 export const createTagBodySchema = z.object({
   value: tagValueSchema,
-  type: tagTypeNameSchema.default("simple"),
+  type: tagTypeNameSchema,
 });
 export type CreateTagBody = z.infer<typeof createTagBodySchema>;
 

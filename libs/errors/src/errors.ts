@@ -58,6 +58,14 @@ export class NoAccessError extends VexilError {
   readonly permission: string;
   readonly environment?: string;
 }
+/**
+ * 403 for an operation that no permission allows where it was asked (Unleash's OperationDeniedError,
+ * such as changing variants through a flag's patch), named as the spec names every 403.
+ */
+export class OperationDeniedError extends VexilError {
+  override readonly name = "NoAccessError";
+  readonly status = 403;
+}
 export class NotFoundError extends VexilError {
   override readonly name = "NotFoundError";
   readonly status = 404;

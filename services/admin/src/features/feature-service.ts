@@ -36,7 +36,7 @@ import {
   type StrategyVariant,
   type Tag,
 } from "@vexil/contracts";
-import { NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
+import { NameExistsError, NotFoundError, OperationDeniedError, ValidationError } from "@vexil/errors";
 import type { Actor } from "../access/access-service.js";
 import type { StoreSession } from "@vexil/store";
 import type { ConstraintValidator } from "../constraints/constraint-validation.js";
@@ -299,6 +299,11 @@ export class FeatureService {
     const current = await this.getInProject(project, name);
     for (const [i, op] of operations.entries()) {
       for (const path of [op.path, op.from].filter((p): p is string => p !== undefined)) {
+        if (path.includes("/variants")) {
+          throw new OperationDeniedError(
+            "Changing variants is done via PATCH operation to /api/admin/projects/:projectId/features/:featureName/environments/:environment/variants",
+          );
+        }
         if (!patchablePaths.has(path)) {
           throw new ValidationError(`Invalid body.${i}.path: "${path}" cannot be patched; allowed: ${[...patchablePaths].join(", ")}`, [
             { path: `body.${i}.path`, message: `Allowed paths: ${[...patchablePaths].join(", ")}` },
@@ -467,6 +472,9 @@ export class FeatureService {
     actor: Actor,
     { shouldActivateDisabledStrategies = false } = {},
   ): Promise<FeatureDocument> {
+    // An archived flag exists, so Unleash refuses the switch (400) rather than not finding it.
+    const stored = await this.deps.features.get(name);
+    if (stored?.archived && stored.project === project) throw new ValidationError("Cannot perform this operation on archived features");
     await this.getInProject(project, name);
     await this.assertProjectEnvironment(project, name, environment);
     const defaultStrategy = enabled ? await this.deps.projects.defaultStrategy(project, environment) : undefined;

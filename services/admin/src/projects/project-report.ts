@@ -43,14 +43,16 @@ export class ProjectReports {
       defaultStickiness: project.defaultStickiness,
       mode: project.mode,
       featureLimit: project.featureLimit,
-      ...(project.featureNaming ? { featureNaming: project.featureNaming } : {}),
+      // As Unleash reports a project without a naming pattern: every field present, null.
+      featureNaming: project.featureNaming ?? { pattern: null, example: null, description: null },
       members,
       health: health.health,
       environments,
       features: await this.deps.features.toResponses(live, { userId }),
       stats: statisticsOf(events, all, production, now),
       createdAt: project.createdAt.toISOString(),
-      updatedAt: project.updatedAt?.toISOString() ?? null,
+      // A project never changed since its creation was last updated then (Unleash: never null).
+      updatedAt: (project.updatedAt ?? project.createdAt).toISOString(),
       favorite: favorites.has(id),
       potentiallyStaleCount: health.potentiallyStaleCount,
       activeCount: health.activeCount,

@@ -1,10 +1,10 @@
-import type { ClientFeature, ClientSegment, ClientStrategy } from "@vexil/contracts";
+import type { ClientFeature, ClientSegment, ClientStrategy, Constraint } from "@vexil/contracts";
 import { environmentOf, type FeatureDocument, type FeatureStrategyDocument, type SegmentDocument } from "../features/feature-model.js";
 
 /**
  * A flag as the SDKs receive it for one environment (`/api/client/features`): enabled strategies
- * only, in their sort order, and variants exactly as stored (no rescaling or re-sorting, so the
- * SDKs place users where the weights given say). Key order follows Unleash's payload.
+ * only, in their sort order, and variants exactly as stored (spread and sorted on write, as Unleash
+ * stores them, so the SDKs place users where Unleash would). Key order follows Unleash's payload.
  */
 export function toClientFeature(doc: FeatureDocument, environment: string): ClientFeature {
   const env = environmentOf(doc, environment);
@@ -20,10 +20,11 @@ export function toClientFeature(doc: FeatureDocument, environment: string): Clie
     variants: env?.variants ?? [],
   };
   if (doc.dependencies.length > 0) {
+    // As Unleash serves them: no `variants` key on a dependency that names none.
     feature.dependencies = doc.dependencies.map(({ feature: parent, enabled, variants }) => ({
       feature: parent,
       enabled,
-      variants,
+      ...(variants.length > 0 ? { variants } : {}),
     }));
   }
   return feature;
@@ -38,9 +39,7 @@ function toClientStrategy(strategy: FeatureStrategyDocument): ClientStrategy {
   return {
     id: strategy.id,
     name: strategy.name,
-    ...(strategy.title ? { title: strategy.title } : {}),
-    sortOrder: strategy.sortOrder,
-    constraints: strategy.constraints,
+    constraints: strategy.constraints.map(withValuesList),
     parameters: strategy.parameters,
     ...(strategy.segments.length > 0 ? { segments: strategy.segments } : {}),
     variants: strategy.variants,
@@ -48,7 +47,12 @@ function toClientStrategy(strategy: FeatureStrategyDocument): ClientStrategy {
 }
 
 export function toClientSegment(doc: SegmentDocument): ClientSegment {
-  return { id: doc._id, name: doc.name, constraints: doc.constraints };
+  return { id: doc._id, name: doc.name, constraints: doc.constraints.map(withValuesList) };
+}
+
+/** Unleash serves every constraint with a `values` list (empty for single-value operators); SDKs may expect it. */
+function withValuesList(constraint: Constraint): Constraint {
+  return constraint.values ? constraint : { ...constraint, values: [] };
 }
 
 /** A flag is served in the environments of its project, as in Unleash. */

@@ -150,17 +150,26 @@ async function setup() {
 }
 
 describe("toClientFeature", () => {
-  it("serves enabled strategies in sort order, variants as stored, and dependencies", () => {
+  it("serves enabled strategies in sort order, variants as stored, and dependencies, in Unleash's client shape", () => {
     const doc = flag("child", {
       impressionData: true,
-      dependencies: [{ feature: "parent", enabled: true, variants: ["blue"] }],
+      dependencies: [
+        { feature: "parent", enabled: true, variants: ["blue"] },
+        { feature: "other", enabled: false, variants: [] },
+      ],
       environments: {
         development: {
           enabled: true,
           strategies: [
             strategy({ id: "b", sortOrder: 2, title: "second", segments: [3] }),
             strategy({ id: "off", disabled: true, sortOrder: 0 }),
-            strategy({ id: "a", sortOrder: 1, name: "flexibleRollout", parameters: { rollout: "50" } }),
+            strategy({
+              id: "a",
+              sortOrder: 1,
+              name: "flexibleRollout",
+              parameters: { rollout: "50" },
+              constraints: [{ contextName: "age", operator: "NUM_GT", value: "18" }],
+            }),
           ],
           // Weights that do not sum to 1000 and are not sorted: kept exactly.
           variants: [
@@ -173,14 +182,21 @@ describe("toClientFeature", () => {
     });
     const client = toClientFeature(doc, "development");
     expect(client.strategies.map((s) => s.id)).toEqual(["a", "b"]);
-    expect(client.strategies[1]).toMatchObject({ title: "second", segments: [3] });
+    expect(client.strategies[1]).toMatchObject({ segments: [3] });
     expect(client.strategies[0]).not.toHaveProperty("segments");
-    expect(client.strategies[0]).not.toHaveProperty("title");
+    // Unleash serves neither a strategy's title nor its sortOrder to SDKs (the list is in order).
+    for (const served of client.strategies) expect(Object.keys(served)).not.toContain("title");
+    for (const served of client.strategies) expect(Object.keys(served)).not.toContain("sortOrder");
+    // Every constraint carries a values list, empty for single-value operators, as Unleash serves them.
+    expect(client.strategies[0]!.constraints).toEqual([{ contextName: "age", operator: "NUM_GT", value: "18", values: [] }]);
     expect(client.variants.map((v) => [v.name, v.weight])).toEqual([
       ["z", 700],
       ["a", 33],
     ]);
-    expect(client.dependencies).toEqual([{ feature: "parent", enabled: true, variants: ["blue"] }]);
+    expect(client.dependencies).toEqual([
+      { feature: "parent", enabled: true, variants: ["blue"] },
+      { feature: "other", enabled: false },
+    ]);
     expect(client).toMatchObject({ name: "child", enabled: true, impressionData: true, project: "default" });
   });
 

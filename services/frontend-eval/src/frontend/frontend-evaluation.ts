@@ -4,7 +4,11 @@ import { evaluateAll, type Context, type EvaluateOptions, type VariantResult } f
 import type { EnvironmentSnapshot } from "../snapshots/environment-snapshot.js";
 import { inScope, type FeatureScope } from "../snapshots/scope.js";
 
-const contextFields = new Set(["userId", "sessionId", "remoteAddress", "appName", "environment", "currentTime"]);
+/**
+ * `currentTime` is not among them: as in Unleash, a caller's `currentTime` is just a property, so
+ * date constraints see the server's clock and a browser cannot move it to see a flag early.
+ */
+const contextFields = new Set(["userId", "sessionId", "remoteAddress", "appName", "environment"]);
 
 /**
  * The evaluation context from a frontend request, as Unleash builds it: the known fields, the

@@ -80,8 +80,11 @@ describe("SignalIntake", () => {
     expect(await signals.pending(10)).toEqual([]);
   });
 
-  it("refuses unknown and disabled endpoints (404), then missing or unknown tokens (401) and other endpoints' tokens (403)", async () => {
+  it("refuses missing or unknown tokens (401) before unknown and disabled endpoints (404), then other endpoints' tokens (403)", async () => {
     const take = await intake();
+    // Without a valid token nothing tells an unknown endpoint from a known one.
+    await expect(take.receive(signal("nope", undefined))).rejects.toMatchObject({ status: 401, name: "AuthenticationRequired" });
+    await expect(take.receive(signal("nope", "guess"))).rejects.toMatchObject({ status: 401 });
     await expect(take.receive(signal("nope", "alerts-secret"))).rejects.toMatchObject({ status: 404 });
     await expect(take.receive(signal("off", "off-secret"))).rejects.toMatchObject({ status: 404 });
     await expect(take.receive(signal("alerts", undefined))).rejects.toMatchObject({ status: 401, name: "AuthenticationRequired" });

@@ -25,9 +25,11 @@ export interface SignalIntakeDeps {
 }
 
 /**
- * Takes one signal: a known, enabled endpoint (404 otherwise), a token of that endpoint (401 for
- * none or an unknown one, 403 for another endpoint's), within the size (413) and, once the caller
- * is known, the endpoint's rate (429), as Unleash limits signal endpoints after authentication.
+ * Takes one signal: within the size (413), a known signal token (401 for none or an unknown one,
+ * checked first so that callers without a token learn nothing of which endpoint names exist, as
+ * Unleash answers them), a known, enabled endpoint (404), the token of that endpoint (403 for
+ * another endpoint's) and, once the caller is known, the endpoint's rate (429), as Unleash limits
+ * signal endpoints after authentication.
  */
 export class SignalIntake {
   constructor(private readonly deps: SignalIntakeDeps) {}
@@ -48,11 +50,11 @@ export class SignalIntake {
     if (payloadBytes > payloadLimitBytes) {
       throw new ContentTooLarge(`The signal payload is ${payloadBytes} bytes; the limit is ${payloadLimitBytes} bytes`);
     }
-    const endpoint = await endpoints.endpoint(endpointName);
-    if (!endpoint || !endpoint.enabled) throw new NotFoundError(`Could not find an enabled signal endpoint named ${endpointName}`);
     if (!secret) throw new AuthenticationRequired("You must provide a signal endpoint token in the Authorization header");
     const token = await endpoints.token(tokenDigest(secret));
     if (!token) throw new AuthenticationRequired("The provided signal endpoint token is not valid");
+    const endpoint = await endpoints.endpoint(endpointName);
+    if (!endpoint || !endpoint.enabled) throw new NotFoundError(`Could not find an enabled signal endpoint named ${endpointName}`);
     if (token.endpointId !== endpoint.id) throw new NoAccessError(`a token of signal endpoint ${endpointName}`);
     const retryAfter = await rateLimiter.hit(String(endpoint.id));
     if (retryAfter !== null) {
