@@ -15,12 +15,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTokenSecret } from "@vexil/auth";
 import { privateServersMissing, startPrivateNats, startPrivateRedis, type PrivateServer } from "../src/private-servers.js";
 import { waitFor } from "../src/servers.js";
-import { startVexilProcess, type ClusterService, type VexilProcess } from "../src/vexil-process.js";
+import { startVexilProcess, type ClusterService, type ServiceName, type VexilProcess } from "../src/vexil-process.js";
 import {
   adminFetch,
   adminState,
+  clusterServices,
   differences,
   environment,
+  everyServiceReady,
+  readiness,
   startSdks,
   startSignalSource,
   startWebhook,
@@ -36,12 +39,6 @@ if (missing) console.log(`skipped: the fault suite needs its own servers; ${miss
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const projects = ["default", "faults"];
-const servicePorts: Record<Exclude<ClusterService, "gateway">, number> = {
-  admin: 1,
-  "frontend-eval": 2,
-  "signal-ingest": 3,
-  "addon-delivery": 4,
-};
 
 interface Row {
   fault: string;
@@ -141,21 +138,8 @@ describe.skipIf(missing)("the cluster under faults", () => {
     return ids;
   }
 
-  async function readiness(url: string): Promise<{ status: number; text: string }> {
-    try {
-      const res = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(3000) });
-      return { status: res.status, text: await res.text() };
-    } catch (err) {
-      return { status: 0, text: String(err) };
-    }
-  }
-  const serviceUrl = (service: keyof typeof servicePorts) => `http://127.0.0.1:${vexil.port + servicePorts[service]}`;
-
-  /** Waits until every service (and the gateway) says ready. */
-  async function allReady(timeoutMs = 120_000): Promise<boolean> {
-    const urls = [vexil.url, ...Object.keys(servicePorts).map((s) => serviceUrl(s as keyof typeof servicePorts))];
-    return waitFor(async () => (await Promise.all(urls.map(readiness))).every((r) => r.status === 200), timeoutMs, 250);
-  }
+  const serviceUrl = (service: ServiceName) => vexil.serviceUrl(service);
+  const allReady = (timeoutMs?: number) => everyServiceReady(vexil, timeoutMs);
 
   /**
    * After a fault is healed: pause the writer, then wait until both SDKs see exactly what the admin
@@ -260,7 +244,7 @@ describe.skipIf(missing)("the cluster under faults", () => {
     return Date.now();
   }
 
-  for (const service of ["admin", "frontend-eval", "signal-ingest", "addon-delivery"] as const) {
+  for (const service of clusterServices) {
     it(`survives SIGKILL of ${service}`, async () => {
       const deliveredBefore = webhook.receiver.answered("/hook").length;
       const faultStart = await killService(service);
@@ -294,7 +278,7 @@ describe.skipIf(missing)("the cluster under faults", () => {
       await nats.stop();
       const notReady = await waitFor(
         async () => {
-          const all = await Promise.all(Object.keys(servicePorts).map((s) => readiness(serviceUrl(s as keyof typeof servicePorts))));
+          const all = await Promise.all(clusterServices.map((s) => readiness(serviceUrl(s))));
           return all.every((r) => r.status === 503 && r.text.includes("NATS unreachable"));
         },
         Math.min(seconds * 1000, 20_000),

@@ -6,9 +6,29 @@
  */
 import { Unleash } from "unleash-client";
 import { startReceiver, type Receiver } from "../e2e/addons-receiver.js";
+import { waitFor } from "../src/servers.js";
+import type { VexilProcess } from "../src/vexil-process.js";
 
 export const environment = "development";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What a process's /ready answers (status 0: nothing answered). */
+export async function readiness(url: string): Promise<{ status: number; text: string }> {
+  try {
+    const res = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(3000) });
+    return { status: res.status, text: await res.text() };
+  } catch (err) {
+    return { status: 0, text: String(err) };
+  }
+}
+
+export const clusterServices = ["admin", "frontend-eval", "signal-ingest", "addon-delivery"] as const;
+
+/** Waits until the gateway and every service of the cluster say ready. */
+export function everyServiceReady(vexil: VexilProcess, timeoutMs = 120_000): Promise<boolean> {
+  const urls = [vexil.url, ...clusterServices.map((service) => vexil.serviceUrl(service))];
+  return waitFor(async () => (await Promise.all(urls.map(readiness))).every((r) => r.status === 200), timeoutMs, 250);
+}
 
 export interface Gateway {
   url: string;

@@ -26,6 +26,8 @@ export const missingBuildMessage = `${gatewayEntry} is missing: the end-to-end t
 export const requestLogDirVariable = "VEXIL_E2E_REQUEST_LOG";
 
 export type ServiceName = "admin" | "frontend-eval" | "signal-ingest" | "addon-delivery";
+/** Where each service listens in cluster mode, from the gateway's port (as `npm run start:cluster` places them). */
+const clusterPortOffsets: Record<ServiceName, number> = { admin: 1, "frontend-eval": 2, "signal-ingest": 3, "addon-delivery": 4 };
 /** Every process of the cluster, the gateway included. */
 export type ClusterService = ServiceName | "gateway";
 
@@ -38,6 +40,8 @@ export interface VexilProcessOptions {
   dataDir?: string;
   /** How long to wait for the gateway to answer /ready. */
   readyTimeoutMs?: number;
+  /** What to wait for: `ready` (default), or `live` (/health: a start while a dependency is down). */
+  until?: "ready" | "live";
 }
 
 export interface LoggedRequest {
@@ -57,6 +61,8 @@ export interface VexilProcess {
   logLines(): Array<Record<string, any>>;
   /** The requests the process logged as answered (one line each at LOG_LEVEL=info). */
   requests(): LoggedRequest[];
+  /** In cluster mode, the address of one service's own process (the gateway proxies to it). */
+  serviceUrl(service: ServiceName): string;
   /** In cluster mode, the process id of one service's process (as the supervisor runs it now). */
   servicePid(service: ClusterService): number;
   /** In cluster mode, how many times the supervisor saw each service's process exit so far. */
@@ -161,12 +167,12 @@ function spawnInGroup(args: string[], env: Record<string, string | undefined>): 
   };
 }
 
-/** Polls /ready until it answers 200; false when the time is up or the process exited (a bad setting, a crash). */
-async function untilReady(url: string, spawned: SpawnedProcess, timeoutMs: number): Promise<boolean> {
+/** Polls /ready (or /health) until it answers 200; false when the time is up or the process exited (a bad setting, a crash). */
+async function untilReady(url: string, spawned: SpawnedProcess, timeoutMs: number, path = "/ready"): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (spawned.running() && Date.now() < deadline) {
     if (
-      await fetch(`${url}/ready`).then(
+      await fetch(`${url}${path}`).then(
         (res) => res.ok,
         () => false,
       )
@@ -202,7 +208,12 @@ export async function startVexilProcess(options: VexilProcessOptions = {}): Prom
   const args = mode === "single" ? [gatewayEntry] : ["--import", "tsx", "--conditions=vexil-source", clusterEntry];
   const spawned = spawnInGroup(args, { LOG_LEVEL: "info", ...options.env, PORT: String(port), DATA_DIR: dataDir });
   const url = `http://127.0.0.1:${port}`;
-  const ready = await untilReady(url, spawned, options.readyTimeoutMs ?? (mode === "cluster" ? 240_000 : 120_000));
+  const ready = await untilReady(
+    url,
+    spawned,
+    options.readyTimeoutMs ?? (mode === "cluster" ? 240_000 : 120_000),
+    options.until === "live" ? "/health" : "/ready",
+  );
   let logKept = false;
   const keepLog = async () => {
     if (logKept) return;
@@ -217,6 +228,10 @@ export async function startVexilProcess(options: VexilProcessOptions = {}): Prom
     output: spawned.output,
     logLines: () => parseLogLines(spawned.output()),
     requests: () => loggedRequests(spawned.output(), mode),
+    serviceUrl(service) {
+      if (mode !== "cluster") throw new Error("serviceUrl is for cluster mode");
+      return `http://127.0.0.1:${port + clusterPortOffsets[service]}`;
+    },
     servicePid(service) {
       if (mode !== "cluster") throw new Error("servicePid is for cluster mode");
       const found = execFileSync("pgrep", ["-P", String(spawned.child.pid), "-f", `services/${service}/src/main.ts`], { encoding: "utf8" });
