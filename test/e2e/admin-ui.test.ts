@@ -2,6 +2,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable, expectAccessible, launchChromium, screenshotOnFailure } from "../src/browser.js";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
+import { sdkPool, until } from "../src/sdks.js";
 
 const newPassword = "Sturdy-passw0rd!";
 
@@ -166,4 +167,101 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
     expect((await vexil.api("/api/admin/archive/features/checkout")).status).toBe(200);
     expect((await (await vexil.api("/api/admin/archive/features/checkout")).json()).features).toEqual([]);
   }, 90_000);
+
+  it("builds a gradual rollout with two constraints and strategy variants that the real SDKs then answer with", async () => {
+    const page = await signedInPage("admin-ui-flag");
+    await page.getByRole("button", { name: "New project" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("Shop");
+    await page.getByLabel("Id").fill("shop");
+    await page.getByRole("button", { name: "Create project" }).click();
+    await page.getByRole("button", { name: "New flag" }).click();
+    await page.getByLabel("Flag name").fill("new-checkout");
+    await page.getByRole("button", { name: "Create flag" }).click();
+    await page.getByRole("heading", { name: "new-checkout" }).waitFor();
+
+    await page.getByRole("button", { name: "Add strategy in development" }).click();
+    const editor = page.getByRole("form", { name: "Add strategy in development" });
+    await editor.getByLabel("Rollout").fill("100");
+    await editor.getByRole("button", { name: "Add constraint" }).click();
+    const first = editor.getByRole("group", { name: "Constraint 1" });
+    await first.getByLabel("Context field").fill("userId");
+    await first.getByLabel("Values (one per line)").fill("alice\nbob");
+    await editor.getByRole("button", { name: "Add constraint" }).click();
+    const second = editor.getByRole("group", { name: "Constraint 2" });
+    await second.getByLabel("Context field").fill("region");
+    await second.getByLabel("Operator").selectOption("STR_STARTS_WITH");
+    await second.getByLabel("Values (one per line)").fill("EU");
+    await second.getByLabel("Ignore case").check();
+
+    await editor.getByRole("button", { name: "Add variant" }).click();
+    const blue = editor.getByRole("group", { name: "Variant 1" });
+    await blue.getByLabel("Variant name").fill("blue");
+    await blue.getByLabel("Weight").selectOption("fix");
+    await blue.getByLabel("Fixed share (%)").fill("30");
+    await blue.getByLabel("Payload type").selectOption("string");
+    await blue.getByLabel("Payload", { exact: true }).fill("sky");
+    await editor.getByRole("button", { name: "Add variant" }).click();
+    const green = editor.getByRole("group", { name: "Variant 2" });
+    await green.getByLabel("Variant name").fill("green");
+    // The variable variant shows its share live: what the fixed one leaves.
+    await expect(green.getByLabel("Share of green").textContent()).resolves.toBe("70%");
+    await expectAccessible(page, "the strategy editor");
+    await editor.getByRole("button", { name: "Save strategy" }).click();
+    await page.getByText("userId IN alice, bob").waitFor();
+
+    await switchOn(page.getByRole("switch", { name: "new-checkout in development" }));
+    await expectAccessible(page, "the flag page");
+
+    const stored = (await (await vexil.api("/api/admin/projects/shop/features/new-checkout/environments/development")).json()) as {
+      strategies: {
+        name: string;
+        parameters: Record<string, string>;
+        constraints: unknown[];
+        variants: { name: string; weight: number }[];
+      }[];
+    };
+    expect(stored.strategies).toHaveLength(1);
+    expect(stored.strategies[0]).toMatchObject({
+      name: "flexibleRollout",
+      parameters: { rollout: "100", stickiness: "default", groupId: "new-checkout" },
+      constraints: [
+        { contextName: "userId", operator: "IN", values: ["alice", "bob"] },
+        { contextName: "region", operator: "STR_STARTS_WITH", values: ["EU"], caseInsensitive: true },
+      ],
+    });
+    expect(stored.strategies[0]!.variants.map((v) => [v.name, v.weight])).toEqual([
+      ["blue", 300],
+      ["green", 700],
+    ]);
+
+    // The real server SDK and the frontend API agree with what the screen built.
+    const sdks = sdkPool();
+    try {
+      const unleash = await sdks.serverSdk({ url: vexil.url, dataDir: vexil.dataDir }, vexil.tokens.client, "polling");
+      await until(
+        () => unleash.isEnabled("new-checkout", { userId: "alice", properties: { region: "eu" } }),
+        10_000,
+        "the SDK sees the flag on",
+      );
+      expect(unleash.isEnabled("new-checkout", { userId: "alice", properties: { region: "us" } })).toBe(false);
+      expect(unleash.isEnabled("new-checkout", { userId: "carol", properties: { region: "eu-west" } })).toBe(false);
+      const sdkVariant = unleash.getVariant("new-checkout", { userId: "alice", properties: { region: "eu-west" } });
+      expect(["blue", "green"]).toContain(sdkVariant.name);
+
+      const frontend = async (context: Record<string, unknown>) => {
+        const res = await vexil.api("/api/frontend", { method: "POST", token: vexil.tokens.frontend, body: { context } });
+        expect(res.status).toBe(200);
+        return ((await res.json()) as { toggles: { name: string; variant: { name: string; payload?: { value: string } } }[] }).toggles.find(
+          (t) => t.name === "new-checkout",
+        );
+      };
+      const alice = await frontend({ userId: "alice", properties: { region: "Eu-North" } });
+      expect(alice?.variant.name).toBe(sdkVariant.name);
+      if (alice?.variant.name === "blue") expect(alice.variant.payload?.value).toBe("sky");
+      expect(await frontend({ userId: "bob", properties: { region: "us" } })).toBeUndefined();
+      expect(await frontend({ userId: "carol", properties: { region: "eu-west" } })).toBeUndefined();
+    } finally {
+      sdks.stopAll();
+    }
+  }, 120_000);
 });

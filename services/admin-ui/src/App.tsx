@@ -3,6 +3,7 @@ import { errorMessage } from "./api.js";
 import { Layout } from "./components/Layout.js";
 import { AccountPage } from "./pages/AccountPage.js";
 import { NotFoundPage } from "./pages/NotFoundPage.js";
+import { FlagPage } from "./pages/flag/FlagPage.js";
 import { ProjectPage } from "./pages/project/ProjectPage.js";
 import { ProjectsPage } from "./pages/ProjectsPage.js";
 import { SignInPage } from "./pages/SignInPage.js";
@@ -18,6 +19,7 @@ export function App() {
       <Switch>
         <Route path="/" component={ProjectsPage} />
         <Route path="/projects" component={ProjectsPage} />
+        <Route path="/projects/:projectId/features/:flagName" component={FlagPage} />
         <Route path="/projects/:projectId/:tab?" component={ProjectPage} />
         <Route path="/account" component={AccountPage} />
         <Route component={NotFoundPage} />

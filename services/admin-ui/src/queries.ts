@@ -30,3 +30,26 @@ export function useProject(projectId: string) {
 export function useAllEnvironments() {
   return useQuery({ queryKey: ["environments"], queryFn: () => ok(adminApi.environments.list()) });
 }
+
+/** What the strategy editor offers: strategy types, context fields, segments. */
+export function useStrategyChoices() {
+  return useQuery({
+    queryKey: ["strategy-choices"],
+    queryFn: async () => {
+      const [strategies, contextFields, segments] = await Promise.all([
+        ok(adminApi.strategies.list()),
+        ok(adminApi.context.list()),
+        ok(adminApi.segments.list()),
+      ]);
+      const contextNames = contextFields.map((f) => f.name);
+      const stickiness = ["default", ...contextFields.filter((f) => f.stickiness).map((f) => f.name), "random"];
+      return {
+        strategies: strategies.strategies.filter((s) => !s.deprecated),
+        contextNames,
+        stickiness: [...new Set(stickiness)],
+        segments: segments.segments,
+      };
+    },
+    staleTime: 30_000,
+  });
+}
