@@ -81,7 +81,7 @@ describe("the SDK answers for the same flags", () => {
     const frontend = await compareFrontend(servers.targets, contexts);
     const sdk = await compareUnleashClient(servers.targets, scenarioFlags, contexts);
     compared += frontend.compared + sdk.compared;
-    settle(`SDK answers (client features, frontend and unleash-client for ${contexts.length} contexts)`, compared, [
+    settle(`SDK answers (client features; frontend POST and GET and unleash-client for ${contexts.length} contexts)`, compared, [
       ...differences,
       ...frontend.differences,
       ...sdk.differences,

@@ -84,8 +84,18 @@ export async function clientFeatures(target: ParityTarget, segmentNames: Map<unk
   );
 }
 
-export async function frontendToggles(target: ParityTarget, context: ParityContext): Promise<Map<string, unknown>> {
-  const res = await target.call("/api/frontend", { method: "POST", token: "frontend", body: { context } });
+/** POST with `{ context }`, as the browser SDK sends it, or GET with the fields and properties as query parameters. */
+export async function frontendToggles(
+  target: ParityTarget,
+  context: ParityContext,
+  method: "POST" | "GET" = "POST",
+): Promise<Map<string, unknown>> {
+  const { properties, ...fields } = context;
+  const query = new URLSearchParams({ ...fields, ...properties });
+  const res =
+    method === "POST"
+      ? await target.call("/api/frontend", { method, token: "frontend", body: { context } })
+      : await target.call(`/api/frontend?${query}`, { token: "frontend" });
   if (!res.ok) throw new Error(`${target.name} /api/frontend: ${res.status} ${await res.text()}`);
   const { toggles } = (await res.json()) as { toggles: Array<{ name: string }> };
   return new Map(toggles.map((toggle) => [toggle.name, toggle]));
@@ -130,9 +140,12 @@ export async function compareFrontend(servers: readonly ParityTarget[], contexts
   let compared = 0;
   const differences: Difference[] = [];
   for (const [i, context] of contexts.entries()) {
-    const [a, b] = await Promise.all([frontendToggles(unleash, context), frontendToggles(vexil, context)]);
-    compared += new Set([...a.keys(), ...b.keys()]).size;
-    differences.push(...compareValues("frontend", Object.fromEntries(a), Object.fromEntries(b), "$.toggles", `context ${i}`));
+    for (const method of ["POST", "GET"] as const) {
+      const [a, b] = await Promise.all([frontendToggles(unleash, context, method), frontendToggles(vexil, context, method)]);
+      compared += new Set([...a.keys(), ...b.keys()]).size;
+      const where = method === "POST" ? "frontend" : "frontend (GET)";
+      differences.push(...compareValues(where, Object.fromEntries(a), Object.fromEntries(b), "$.toggles", `context ${i}`));
+    }
   }
   return { compared, differences };
 }
