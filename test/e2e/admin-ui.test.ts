@@ -264,4 +264,59 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
       sdks.stopAll();
     }
   }, 120_000);
+
+  it("takes a change in a protected environment through a second person's approval to the SDK, and a revoked token to 401", async () => {
+    await vexil.createProject("payments");
+    expect((await vexil.api("/api/admin/projects/payments/features", { method: "POST", body: { name: "instant-payouts" } })).status).toBe(
+      201,
+    );
+    const protect = await vexil.api("/api/admin/projects/payments/environments/production/change-requests/config", {
+      method: "PUT",
+      body: { changeRequestsEnabled: true, requiredApprovals: 1 },
+    });
+    expect(protect.status).toBe(204);
+
+    // The author proposes switching production on, from the flags table, and submits it.
+    const author = await signedInPage("admin-ui-change-author");
+    await author.goto(`${vexil.url}/projects/payments`);
+    await author.getByRole("switch", { name: "instant-payouts in production (through a change request)" }).click();
+    await author.getByRole("link", { name: /change request #\d+/ }).click();
+    await author.getByRole("heading", { name: /Change request #\d+/ }).waitFor();
+    await author.getByText('"enabled": true').waitFor();
+    await author.getByRole("button", { name: "Submit for review" }).click();
+    await author.getByText("You wrote this request: another person must approve it.").waitFor();
+    const requestUrl = author.url();
+
+    // A second person approves and applies; the change reaches the SDK.
+    const reviewer = await signedInPage("admin-ui-change-reviewer");
+    await reviewer.goto(requestUrl);
+    await reviewer.getByRole("button", { name: "Approve" }).click();
+    await reviewer.getByRole("button", { name: "Apply changes" }).click();
+    await reviewer.locator(".badge", { hasText: "Applied" }).waitFor();
+    await expectAccessible(reviewer, "an applied change request");
+    const productionClient = await vexil.createApiToken({ type: "client", projects: ["payments"], environment: "production" });
+    const sdks = sdkPool();
+    try {
+      const unleash = await sdks.serverSdk({ url: vexil.url, dataDir: vexil.dataDir }, productionClient, "polling");
+      await until(() => unleash.isEnabled("instant-payouts"), 10_000, "the SDK sees the approved change");
+    } finally {
+      sdks.stopAll();
+    }
+
+    // A token created in the screen works until it is revoked there.
+    await reviewer.goto(`${vexil.url}/access/api-tokens`);
+    await reviewer.getByLabel("Token name").fill("checkout-service");
+    await reviewer.getByRole("button", { name: "Create token" }).click();
+    const secret = (await reviewer.getByLabel("Secret").textContent())!;
+    expect(secret).toMatch(/^\*:development\./);
+    await reviewer.getByRole("button", { name: "Done" }).click();
+    expect(await reviewer.getByText(secret).count()).toBe(0);
+    const features = () => vexil.api("/api/client/features", { token: secret });
+    expect((await features()).status).toBe(200);
+    await expectAccessible(reviewer, "the API tokens screen");
+    reviewer.once("dialog", (dialog) => void dialog.accept());
+    await reviewer.getByRole("button", { name: "Revoke checkout-service" }).click();
+    await reviewer.getByRole("button", { name: "Revoke checkout-service" }).waitFor({ state: "detached" });
+    await expect.poll(async () => (await features()).status, { timeout: 10_000 }).toBe(401);
+  }, 120_000);
 });

@@ -2,7 +2,9 @@ import { Route, Switch } from "wouter";
 import { errorMessage } from "./api.js";
 import { Layout } from "./components/Layout.js";
 import { AccountPage } from "./pages/AccountPage.js";
+import { ApiTokensPage } from "./pages/access/ApiTokensPage.js";
 import { NotFoundPage } from "./pages/NotFoundPage.js";
+import { ChangeRequestPage } from "./pages/change-requests/ChangeRequestPage.js";
 import { FlagPage } from "./pages/flag/FlagPage.js";
 import { ProjectPage } from "./pages/project/ProjectPage.js";
 import { ProjectsPage } from "./pages/ProjectsPage.js";
@@ -20,8 +22,10 @@ export function App() {
         <Route path="/" component={ProjectsPage} />
         <Route path="/projects" component={ProjectsPage} />
         <Route path="/projects/:projectId/features/:flagName" component={FlagPage} />
+        <Route path="/projects/:projectId/change-requests/:id" component={ChangeRequestPage} />
         <Route path="/projects/:projectId/:tab?" component={ProjectPage} />
         <Route path="/account" component={AccountPage} />
+        <Route path="/access/api-tokens" component={ApiTokensPage} />
         <Route component={NotFoundPage} />
       </Switch>
     </Layout>

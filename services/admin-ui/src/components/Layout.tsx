@@ -27,6 +27,7 @@ export function Layout({ me, children }: { me: CurrentUser; children: ReactNode 
         </Link>
         <nav aria-label="Main">
           <NavLink href="/projects">Projects</NavLink>
+          <NavLink href="/access/api-tokens">API tokens</NavLink>
           <NavLink href="/account">Account</NavLink>
         </nav>
         <div className="top-bar-end">

@@ -1,12 +1,14 @@
 import { Link, Route, Switch, useParams } from "wouter";
 import { ErrorNote } from "../../components/forms.js";
 import { useProject } from "../../queries.js";
+import { ChangeRequestsPanel } from "../change-requests/ChangeRequestsPanel.js";
 import { ArchivePanel } from "./ArchivePanel.js";
 import { FlagsPanel } from "./FlagsPanel.js";
 import { ProjectSettings } from "./ProjectSettings.js";
 
 const tabs = [
   { path: "", label: "Flags" },
+  { path: "/change-requests", label: "Change requests" },
   { path: "/archive", label: "Archive" },
   { path: "/settings", label: "Settings" },
 ];
@@ -42,6 +44,9 @@ export function ProjectPage() {
         <Switch>
           <Route path="/projects/:projectId/archive">
             <ArchivePanel projectId={projectId} />
+          </Route>
+          <Route path="/projects/:projectId/change-requests">
+            <ChangeRequestsPanel projectId={projectId} />
           </Route>
           <Route path="/projects/:projectId/settings">
             <ProjectSettings projectId={projectId} project={project.data} />
