@@ -34,6 +34,15 @@ function contextNamesUsed(
   return names;
 }
 
+/**
+ * The variants with the ones holding a spread's remainder first: a server that spreads the weights
+ * again on import (Unleash does, the first variable variants getting the extra points) then gives
+ * each variant the weight it has here.
+ */
+function heavierFirst<V extends { weight: number }>(variants: readonly V[]): V[] {
+  return [...variants].sort((a, b) => b.weight - a.weight);
+}
+
 /** `POST /api/admin/features-batch/export`: flags of one environment in Unleash's export format. */
 export class ExportService {
   constructor(private readonly deps: ExportSources) {}
@@ -62,7 +71,7 @@ export class ExportService {
           title: strategy.title,
           parameters: strategy.parameters,
           constraints: strategy.constraints,
-          variants: strategy.variants,
+          variants: heavierFirst(strategy.variants),
           disabled: strategy.disabled,
           segments: strategy.segments,
           sortOrder: strategy.sortOrder,
@@ -75,7 +84,7 @@ export class ExportService {
           enabled: env?.enabled ?? false,
           featureName: feature._id,
           environment: query.environment,
-          variants,
+          variants: heavierFirst(variants),
           name: feature._id,
         });
         for (const name of contextNamesUsed(strategies, variants)) usedContext.add(name);

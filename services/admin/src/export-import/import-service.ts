@@ -12,6 +12,7 @@ import type {
   UpsertContextFieldBody,
   CreateTagTypeBody,
 } from "@vexil/contracts";
+import { VARIANT_WEIGHT_TOTAL } from "@vexil/contracts";
 import { ValidationError } from "@vexil/errors";
 import type { Actor } from "../access/access-service.js";
 import { dependencyProblem } from "../dependencies/dependency-rules.js";
@@ -59,6 +60,35 @@ export interface ImportDeps {
 }
 
 type ImportedStrategy = ImportToggles["data"]["featureStrategies"][number];
+
+/** Unleash's strategy ids: ULIDs, which sort by creation time. */
+const ulid = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/**
+ * A flag's strategies in the order SDKs should see them: by `sortOrder` when the export has it
+ * (Vexil's does). Unleash's export has none and lists them in no set order, but its ids are ULIDs:
+ * ordering by id gives the order they were created in, which is Unleash's order unless they were
+ * reordered. Otherwise, the order of the data.
+ */
+function inEvaluationOrder(strategies: ImportedStrategy[]): ImportedStrategy[] {
+  if (strategies.every((s) => s.sortOrder !== undefined)) return [...strategies].sort((a, b) => a.sortOrder! - b.sortOrder!);
+  if (strategies.every((s) => s.id !== undefined && ulid.test(s.id))) return [...strategies].sort((a, b) => (a.id! < b.id! ? -1 : 1));
+  return strategies;
+}
+
+const byName = new Intl.Collator("en-US").compare;
+
+/**
+ * Exported variants carry the weights their server spread; spreading them again could move the
+ * remainder's extra points to other variants and bucket some users differently. A list whose
+ * weights already add up to 1000 is kept as it is (in name order, as stored); others are spread.
+ */
+function asExported(variants: FeatureVariant[]): FeatureVariant[] {
+  // The same rules either way: a variable variant, fix weights below 1000.
+  const spread = spreadVariantWeights(variants);
+  if (variants.reduce((sum, v) => sum + v.weight, 0) !== VARIANT_WEIGHT_TOTAL) return spread;
+  return variants.map((v) => ({ ...v, weightType: v.weightType ?? "variable" })).sort((a, b) => byName(a.name, b.name));
+}
 
 /**
  * `POST /api/admin/features-batch/validate` and `/import`. The import checks everything first (the
@@ -200,7 +230,9 @@ export class ImportService {
   }
 
   private strategiesOf(plan: ImportPlan, name: string): (StrategyFields & { name: string })[] {
-    return plan.data.featureStrategies.filter((s) => s.featureName === name).map((s, i) => this.strategyInput(plan, s, i));
+    return inEvaluationOrder(plan.data.featureStrategies.filter((s) => s.featureName === name)).map((s, i) =>
+      this.strategyInput(plan, s, i),
+    );
   }
 
   private environmentEntry(plan: ImportPlan, name: string) {
@@ -218,8 +250,7 @@ export class ImportService {
         );
       }
       const entry = this.environmentEntry(plan, feature.name);
-      const variants: FeatureVariant[] | undefined =
-        entry?.variants && entry.variants.length > 0 ? spreadVariantWeights(entry.variants) : undefined;
+      const variants: FeatureVariant[] | undefined = entry?.variants && entry.variants.length > 0 ? asExported(entry.variants) : undefined;
       const created: FeatureStrategyDocument[] = inputs.map((strategy) => ({
         id: randomUUID(),
         name: strategy.name,
