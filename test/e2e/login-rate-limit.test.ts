@@ -4,14 +4,14 @@ import { startTestSystem, type TestSystem } from "../src/harness.js";
 /**
  * Password guessing on POST /auth/simple/login: a per-address budget per window, as in Unleash.
  *
- * Nothing here depends on how fast the machine is: the window is far longer than the test (about
- * 20 days; windows are aligned to the clock), so every attempt falls in one window, and each test
- * signs in from an address of its own (X-Forwarded-For, trusted from loopback as from a proxy), so
- * no test spends another's budget. The next window's fresh budget is the limiter's unit test, on
- * an injected clock.
+ * Nothing here depends on how fast the machine is or when it runs: windows are aligned to the
+ * epoch, and a thousand-year window puts every attempt until the year 2970 in the first one, so no
+ * window can end between two attempts. Each test signs in from an address of its own
+ * (X-Forwarded-For, trusted from loopback as from a proxy), so no test spends another's budget.
+ * The next window's fresh budget is the limiter's unit test, on an injected clock.
  */
 const limit = 3;
-const windowMs = 20 * 24 * 60 * 60 * 1000;
+const windowMs = 1000 * 365.25 * 24 * 60 * 60 * 1000;
 const password = "Str0ng-enough!";
 
 let vexil: TestSystem;
