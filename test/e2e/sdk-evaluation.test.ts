@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { flagAdmin } from "../src/flag-admin.js";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
 import { sdkPool, until } from "../src/sdks.js";
+import { waitFor } from "../src/servers.js";
 
 /**
  * The real Unleash SDKs against the compiled gateway: the server SDK polling and streaming
@@ -159,6 +160,55 @@ describe.each(projects)("flags in project %s", (project) => {
       expect(browser.isEnabled("outside-on")).toBe(scope.includes(outside) || scope.includes("*"));
       const others = projects.filter((p) => p !== project).map((p) => `${p}-vip`);
       for (const other of others) expect(browser.isEnabled(other)).toBe(scope.includes("*"));
+    });
+    it("answers one feature on /api/client/features/{name} only within the token's projects", async () => {
+      const vip = await vexil.expectStatus(`/api/client/features/${flag("vip")}`, { token: client }, 200);
+      expect(vip).toMatchObject({ name: flag("vip"), project, enabled: true, impressionData: true });
+      expect(vip.strategies).toEqual([
+        expect.objectContaining({
+          name: "flexibleRollout",
+          segments: [expect.any(Number)],
+          variants: [expect.objectContaining({ name: "gold" })],
+        }),
+      ]);
+      expect(vip).toEqual(
+        (await vexil.expectStatus("/api/client/features", { token: client }, 200)).features.find(
+          (f: { name: string }) => f.name === flag("vip"),
+        ),
+      );
+      const outsideCovered = scope.includes(outside) || scope.includes("*");
+      expect((await vexil.api("/api/client/features/outside-on", { token: client })).status).toBe(outsideCovered ? 200 : 404);
+      await vexil.expectError("/api/client/features/no-such-flag", { token: client }, 404, "NotFoundError");
+    });
+
+    it("hydrates /api/client/delta with the token's flags, answers 304 on its revision, then sends only changes in scope", async () => {
+      const hydration = await vexil.api("/api/client/delta", { token: client });
+      expect(hydration.status).toBe(200);
+      const etag = hydration.headers.get("etag")!;
+      expect(etag).toMatch(/^"\d+"$/);
+      const { events } = (await hydration.json()) as { events: Array<{ type: string; features: Array<{ name: string }> }> };
+      expect(events.map((e) => e.type)).toEqual(["hydration"]);
+      expect(events[0]!.features.map((f) => f.name).sort()).toEqual(await flagsIn(scope));
+      expect((await vexil.api("/api/client/delta", { token: client, headers: { "if-none-match": etag } })).status).toBe(304);
+
+      // A flag outside the token's projects first, then one inside: once the later is in the
+      // delta, so is the earlier when the token covers its project.
+      const suffix = scope.length === 1 ? scope[0] : scope.includes("*") ? "all" : "several";
+      await flagAdmin((path, init) => vexil.api(path, init), outside).createFeature(`outside-${project}-delta-${suffix}`);
+      await flagAdmin((path, init) => vexil.api(path, init), project).createFeature(flag(`delta-${suffix}`));
+      let changed: string[] = [];
+      let types: string[] = [];
+      const arrived = await waitFor(async () => {
+        const res = await vexil.api("/api/client/delta", { token: client, headers: { "if-none-match": etag } });
+        if (res.status !== 200) return false;
+        const delta = (await res.json()) as { events: Array<{ type: string; feature?: { name: string } }> };
+        types = delta.events.map((e) => e.type);
+        changed = delta.events.flatMap((e) => (e.feature ? [e.feature.name] : []));
+        return changed.includes(flag(`delta-${suffix}`));
+      }, 30_000);
+      expect(arrived, `delta: ${changed.join(", ")}`).toBe(true);
+      expect(new Set(types)).toEqual(new Set(["feature-updated"]));
+      expect(changed.includes(`outside-${project}-delta-${suffix}`)).toBe(scope.includes(outside) || scope.includes("*"));
     });
   });
 
