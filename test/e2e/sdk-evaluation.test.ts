@@ -162,20 +162,26 @@ describe.each(projects)("flags in project %s", (project) => {
       for (const other of others) expect(browser.isEnabled(other)).toBe(scope.includes("*"));
     });
     it("answers one feature on /api/client/features/{name} only within the token's projects", async () => {
-      const vip = await vexil.expectStatus(`/api/client/features/${flag("vip")}`, { token: client }, 200);
+      // An SDK of client specification 4.2.0 or later resolves segments itself; an older one gets their constraints inlined.
+      const modern = { token: client, headers: { "unleash-client-spec": "5.1.0" } };
+      const vip = await vexil.expectStatus(`/api/client/features/${flag("vip")}`, modern, 200);
       expect(vip).toMatchObject({ name: flag("vip"), project, enabled: true, impressionData: true });
       expect(vip.strategies).toEqual([
         expect.objectContaining({
           name: "flexibleRollout",
+          constraints: [],
           segments: [expect.any(Number)],
           variants: [expect.objectContaining({ name: "gold" })],
         }),
       ]);
-      expect(vip).toEqual(
-        (await vexil.expectStatus("/api/client/features", { token: client }, 200)).features.find(
-          (f: { name: string }) => f.name === flag("vip"),
-        ),
-      );
+      const listed = await vexil.expectStatus("/api/client/features", modern, 200);
+      expect(vip).toEqual(listed.features.find((f: { name: string }) => f.name === flag("vip")));
+      expect(listed.segments.find((segment: { id: number }) => segment.id === vip.strategies[0].segments[0])).toMatchObject({
+        constraints: [expect.objectContaining({ contextName: "userId", values: ["vip-1", "vip-2"] })],
+      });
+      const inlined = await vexil.expectStatus(`/api/client/features/${flag("vip")}`, { token: client }, 200);
+      expect(inlined.strategies[0].constraints).toEqual([expect.objectContaining({ contextName: "userId", values: ["vip-1", "vip-2"] })]);
+      expect(inlined.strategies[0].segments).toBeUndefined();
       const outsideCovered = scope.includes(outside) || scope.includes("*");
       expect((await vexil.api("/api/client/features/outside-on", { token: client })).status).toBe(outsideCovered ? 200 : 404);
       await vexil.expectError("/api/client/features/no-such-flag", { token: client }, 404, "NotFoundError");
