@@ -1,0 +1,360 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  featureEnvironmentSchema,
+  featureListSchema,
+  featureSchema,
+  featureSearchResultSchema,
+  healthReportSchema,
+  projectOverviewSchema,
+  savedStrategySchema,
+} from "@vexil/contracts";
+import { adminExpect, strategyBody } from "../src/admin-expect.js";
+import { startTestSystem, type TestSystem } from "../src/harness.js";
+
+/**
+ * Flags through the admin API of the compiled gateway, in `default` and in a project created while
+ * Vexil runs (with the environments every project starts with here): the project overview and
+ * health report, creating, updating, patching, enabling, archiving, reviving, cloning, listing
+ * and searching flags. Flag names are unique across projects, so each project's flags carry its
+ * name.
+ */
+let vexil: TestSystem;
+beforeAll(async () => {
+  vexil = await startTestSystem();
+});
+afterAll(() => vexil.stop());
+
+const { call, get, expectError, expectGuarded, expectEventTypes } = adminExpect(() => vexil);
+
+describe.each(["default", "flags-fresh"])("flags in project %s", (project) => {
+  const features = `/api/admin/projects/${project}/features`;
+  const n = (name: string) => (project === "default" ? name : `${project}-${name}`);
+  const createFlag = (name: string, body: Record<string, unknown> = {}) =>
+    call(features, { method: "POST", body: { name, ...body } }, 201, featureSchema);
+  beforeAll(async () => {
+    if (project !== "default") await vexil.createProject(project, { environments: ["development", "production"] });
+  });
+
+  describe("the project overview and health report", () => {
+    it("serves the overview (endpoint 1) and the health report (endpoint 2)", async () => {
+      await createFlag(n("health-fresh"), { type: "release" });
+      await createFlag(n("health-stale"), { type: "release" });
+      await call(`/api/admin/features/${n("health-stale")}/stale/on`, { method: "POST" }, 200);
+      await call(`${features}/${n("health-fresh")}/environments/production/on`, { method: "POST" }, 200);
+      const report = await get(`/api/admin/projects/${project}/health-report`, healthReportSchema);
+      expect(report).toMatchObject({
+        version: 1,
+        name: project === "default" ? "Default" : project,
+        mode: "open",
+        defaultStickiness: "default",
+        members: 0,
+        featureLimit: null,
+      });
+      expect(report.staleCount).toBe(1);
+      expect(report.potentiallyStaleCount).toBe(0);
+      expect(report.activeCount).toBe(report.features.length - 1);
+      expect(report.health).toBe(Math.round(((report.features.length - 1) / report.features.length) * 100));
+      expect(report.environments.map((e) => e.environment)).toEqual(["development", "production"]);
+      expect(report.stats).toMatchObject({
+        createdCurrentWindow: report.features.length,
+        archivedCurrentWindow: 0,
+        avgTimeToProdCurrentWindow: 0,
+      });
+      expect(report.stats?.projectActivityCurrentWindow).toBeGreaterThan(3);
+      const overview = await get(`/api/admin/projects/${project}`, projectOverviewSchema);
+      expect(overview).not.toHaveProperty("staleCount");
+      expect(overview.features?.map((f) => f.name)).toEqual(report.features.map((f) => f.name));
+      await expectGuarded(`/api/admin/projects/${project}/health-report`);
+      await expectGuarded(`/api/admin/projects/${project}`);
+      await expectError("/api/admin/projects/ghost/health-report", {}, 404, "NotFoundError");
+      await expectError("/api/admin/projects/ghost", {}, 404, "NotFoundError");
+    });
+  });
+
+  describe("features", () => {
+    it("creates a flag and answers the full Feature", async () => {
+      const flag = await createFlag(n("checkout"), { type: "experiment", description: "new checkout", impressionData: true });
+      expect(flag).toMatchObject({
+        name: n("checkout"),
+        type: "experiment",
+        description: "new checkout",
+        project,
+        archived: false,
+        stale: false,
+        favorite: false,
+        impressionData: true,
+        enabled: false,
+        archivedAt: null,
+        tags: [],
+        children: [],
+        dependencies: [],
+        lifecycle: { stage: "initial", enteredStageAt: expect.any(String) },
+        createdBy: { id: expect.any(Number), name: expect.any(String), imageUrl: expect.any(String) },
+      });
+      expect(flag.collaborators?.users).toHaveLength(1);
+      expect(flag.environments?.map((e) => e.name)).toEqual(["development", "production"]);
+      expect(flag.environments?.[0]).toEqual({
+        name: "development",
+        environment: "development",
+        featureName: n("checkout"),
+        type: "development",
+        enabled: false,
+        sortOrder: 2,
+        variantCount: 0,
+        strategies: [],
+        variants: [],
+        lastSeenAt: null,
+        hasStrategies: false,
+        hasEnabledStrategies: false,
+      });
+      expect(await get(`${features}/${n("checkout")}`, featureSchema)).toEqual(flag);
+    });
+
+    it("refuses bad names, duplicate names and unknown types, leaving nothing behind", async () => {
+      await expectError(features, { method: "POST", body: { name: n("has space") } }, 400, "ValidationError");
+      await expectError(features, { method: "POST", body: { name: n("ok-name"), type: "bogus" } }, 400, "ValidationError");
+      await expectError(features, { method: "POST", body: { name: n("checkout") } }, 409, "NameExistsError");
+      await expectError("/api/admin/projects/ghost/features", { method: "POST", body: { name: n("x1") } }, 404, "NotFoundError");
+      await expectError(features, { method: "POST", body: "name=x", headers: { "content-type": "text/plain" } }, 415, "ContentTypeerror");
+      await expectError(
+        features,
+        { method: "POST", body: { name: n("big"), description: "x".repeat(101 * 1024) } },
+        413,
+        "ContentTooLarge",
+      );
+      await expectGuarded(features, { method: "POST", body: { name: n("guarded") } });
+      const names = (await get(features, featureListSchema)).features.map((f) => f.name);
+      for (const name of ["has space", "ok-name", "x1", "big", "guarded"]) expect(names).not.toContain(name);
+      await expectError("/api/admin/features/validate", { method: "POST", body: { name: n("checkout") } }, 409, "NameExistsError");
+      await call("/api/admin/features/validate", { method: "POST", body: { name: n("free-name") } }, 200);
+    });
+
+    it("updates with PUT and JSON patch (endpoint 3), refusing a bad patch whole", async () => {
+      const put = await call(
+        `${features}/${n("checkout")}`,
+        { method: "PUT", body: { description: "d2", type: "release" } },
+        200,
+        featureSchema,
+      );
+      expect(put).toMatchObject({ description: "d2", type: "release" });
+      const patched = await call(
+        `${features}/${n("checkout")}`,
+        {
+          method: "PATCH",
+          body: [
+            { op: "replace", path: "/description", value: "patched" },
+            { op: "replace", path: "/impressionData", value: false },
+            { op: "replace", path: "/stale", value: true },
+          ],
+        },
+        200,
+        featureSchema,
+      );
+      expect(patched).toMatchObject({ description: "patched", impressionData: false, stale: true });
+      const before = await get(`${features}/${n("checkout")}`, featureSchema);
+      for (const bad of [
+        [
+          { op: "replace", path: "/description", value: "x" },
+          { op: "replace", path: "/name", value: "renamed" },
+        ],
+        [
+          { op: "replace", path: "/description", value: "x" },
+          { op: "replace", path: "/type", value: "bogus" },
+        ],
+        [{ op: "test", path: "/description", value: "x" }],
+        [{ op: "replace", path: "/description" }],
+        { op: "replace", path: "/description", value: "x" },
+      ]) {
+        await expectError(`${features}/${n("checkout")}`, { method: "PATCH", body: bad }, 400, "ValidationError");
+      }
+      await expectError(
+        `${features}/${n("checkout")}`,
+        { method: "PATCH", body: "[]", headers: { "content-type": "text/plain" } },
+        415,
+        "ContentTypeerror",
+      );
+      await expectError(`${features}/ghost`, { method: "PATCH", body: [] }, 404, "NotFoundError");
+      await expectGuarded(`${features}/${n("checkout")}`, { method: "PATCH", body: [] });
+      expect(await get(`${features}/${n("checkout")}`, featureSchema)).toEqual(before);
+      await call(`/api/admin/features/${n("checkout")}/stale/off`, { method: "POST" }, 200);
+    });
+
+    it("enables an environment (endpoint 4) with the default strategy, disables it again", async () => {
+      await createFlag(n("rollout"));
+      const on = await call(`${features}/${n("rollout")}/environments/development/on`, { method: "POST" }, 200, featureSchema);
+      const dev = on.environments?.find((e) => e.name === "development");
+      expect(dev).toMatchObject({ enabled: true, hasStrategies: true, hasEnabledStrategies: true });
+      expect(dev?.strategies).toEqual([
+        expect.objectContaining({
+          name: "flexibleRollout",
+          featureName: n("rollout"),
+          disabled: false,
+          parameters: { rollout: "100", stickiness: "default", groupId: n("rollout") },
+        }),
+      ]);
+      expect(on.enabled).toBe(true);
+      const off = await call(`${features}/${n("rollout")}/environments/development/off`, { method: "POST" }, 200, featureSchema);
+      expect(off.environments?.find((e) => e.name === "development")?.enabled).toBe(false);
+      // Enabling again keeps the one strategy instead of adding another.
+      const again = await call(`${features}/${n("rollout")}/environments/development/on`, { method: "POST" }, 200, featureSchema);
+      expect(again.environments?.find((e) => e.name === "development")?.strategies).toHaveLength(1);
+      await expectError(`${features}/${n("rollout")}/environments/ghost/on`, { method: "POST" }, 404, "NotFoundError");
+      await expectError(`${features}/ghost/environments/development/on`, { method: "POST" }, 404, "NotFoundError");
+      await expectGuarded(`${features}/${n("rollout")}/environments/development/on`, { method: "POST" });
+    });
+
+    it("re-activates disabled strategies only when asked to", async () => {
+      await createFlag(n("dormant"));
+      const strategy = await call(
+        `${features}/${n("dormant")}/environments/production/strategies`,
+        { method: "POST", body: { ...strategyBody, disabled: true } },
+        200,
+        savedStrategySchema,
+      );
+      const reactivated = await call(
+        `${features}/${n("dormant")}/environments/production/on?shouldActivateDisabledStrategies=true`,
+        { method: "POST" },
+        200,
+        featureSchema,
+      );
+      expect(reactivated.environments?.find((e) => e.name === "production")?.strategies).toEqual([
+        expect.objectContaining({ id: strategy.id, disabled: false }),
+      ]);
+      await call(`${features}/${n("dormant")}/environments/production/off`, { method: "POST" }, 200);
+      await call(
+        `${features}/${n("dormant")}/environments/production/strategies/${strategy.id}`,
+        { method: "PUT", body: { ...strategyBody, disabled: true } },
+        200,
+      );
+      const withDefault = await call(`${features}/${n("dormant")}/environments/production/on`, { method: "POST" }, 200, featureSchema);
+      const strategies = withDefault.environments?.find((e) => e.name === "production")?.strategies ?? [];
+      expect(strategies.map((s) => [s.name, s.disabled])).toEqual([
+        ["flexibleRollout", true],
+        ["flexibleRollout", false],
+      ]);
+    });
+
+    it("serves one feature environment", async () => {
+      const env = await get(`${features}/${n("rollout")}/environments/development`, featureEnvironmentSchema);
+      expect(env).toMatchObject({ name: "development", enabled: true, featureName: n("rollout") });
+      await expectError(`${features}/${n("rollout")}/environments/ghost`, {}, 404, "NotFoundError");
+    });
+
+    it("archives, lists the archive, revives, and deletes right after archiving", async () => {
+      await createFlag(n("short-lived"));
+      await call(`${features}/${n("short-lived")}`, { method: "DELETE" }, 202);
+      await expectError(`${features}/${n("short-lived")}`, {}, 404, "NotFoundError");
+      expect((await get("/api/admin/archive/features", featureListSchema)).features.map((f) => f.name)).toContain(n("short-lived"));
+      const archived = (await get(`/api/admin/archive/features/${project}`, featureListSchema)).features.find(
+        (f) => f.name === n("short-lived"),
+      );
+      expect(archived).toMatchObject({ archived: true, archivedAt: expect.any(String), lifecycle: { stage: "archived" } });
+      await call(`/api/admin/archive/revive/${n("short-lived")}`, { method: "POST" }, 200);
+      expect(await get(`${features}/${n("short-lived")}`, featureSchema)).toMatchObject({
+        archived: false,
+        archivedAt: null,
+        lifecycle: { stage: "initial" },
+      });
+      await expectError(`/api/admin/archive/${n("short-lived")}`, { method: "DELETE" }, 404, "NotFoundError");
+      await call(`${features}/${n("short-lived")}`, { method: "DELETE" }, 202);
+      await call(`/api/admin/archive/${n("short-lived")}`, { method: "DELETE" }, 200);
+      await expectError(`/api/admin/archive/${n("short-lived")}`, { method: "DELETE" }, 404, "NotFoundError");
+      // The name is free again.
+      await createFlag(n("short-lived"));
+    });
+
+    it("archives, revives and deletes in bulk, all or nothing", async () => {
+      await createFlag(n("bulk-a"));
+      await createFlag(n("bulk-b"));
+      await expectError(
+        `/api/admin/projects/${project}/archive`,
+        { method: "POST", body: { features: [n("bulk-a"), "ghost"] } },
+        404,
+        "NotFoundError",
+      );
+      expect((await get(`${features}/${n("bulk-a")}`, featureSchema)).archived).toBe(false);
+      await expectError(`/api/admin/projects/${project}/archive`, { method: "POST", body: { features: [] } }, 400, "ValidationError");
+      await call(`/api/admin/projects/${project}/archive`, { method: "POST", body: { features: [n("bulk-a"), n("bulk-b")] } }, 202);
+      await call(`/api/admin/projects/${project}/revive`, { method: "POST", body: { features: [n("bulk-a")] } }, 200);
+      await expectError(
+        `/api/admin/projects/${project}/delete`,
+        { method: "POST", body: { features: [n("bulk-a"), n("bulk-b")] } },
+        404,
+        "NotFoundError",
+      );
+      await call(`/api/admin/projects/${project}/delete`, { method: "POST", body: { features: [n("bulk-b")] } }, 200);
+      expect((await get("/api/admin/archive/features", featureListSchema)).features.map((f) => f.name)).not.toContain(n("bulk-b"));
+      await call(`/api/admin/projects/${project}/stale`, { method: "POST", body: { features: [n("bulk-a")], stale: true } }, 202);
+      expect((await get(`${features}/${n("bulk-a")}`, featureSchema)).stale).toBe(true);
+    });
+
+    it("marks favorites per caller", async () => {
+      await call(`${features}/${n("checkout")}/favorites`, { method: "POST" }, 200);
+      expect((await get(`${features}/${n("checkout")}`, featureSchema)).favorite).toBe(true);
+      await call(`${features}/${n("checkout")}/favorites`, { method: "DELETE" }, 200);
+      expect((await get(`${features}/${n("checkout")}`, featureSchema)).favorite).toBe(false);
+      await expectError(`${features}/ghost/favorites`, { method: "POST" }, 404, "NotFoundError");
+    });
+
+    it("clones a flag (endpoint 12), replacing group ids when asked", async () => {
+      await call(
+        `${features}/${n("rollout")}/environments/development/variants`,
+        { method: "PUT", body: [{ name: "v", weight: 0, weightType: "variable", stickiness: "default" }] },
+        200,
+      );
+      const copy = await call(
+        `${features}/${n("rollout")}/clone`,
+        { method: "POST", body: { name: n("rollout-copy") } },
+        201,
+        featureSchema,
+      );
+      const dev = copy.environments?.find((e) => e.name === "development");
+      expect(dev).toMatchObject({ enabled: false, variantCount: 1 });
+      expect(dev?.strategies?.[0]?.parameters?.groupId).toBe(n("rollout-copy"));
+      const original = (await get(`${features}/${n("rollout")}`, featureSchema)).environments?.find((e) => e.name === "development");
+      expect(dev?.strategies?.[0]?.id).not.toBe(original?.strategies?.[0]?.id);
+      const keep = await call(
+        `${features}/${n("rollout")}/clone`,
+        { method: "POST", body: { name: n("rollout-keep"), replaceGroupId: false } },
+        201,
+        featureSchema,
+      );
+      expect(keep.environments?.find((e) => e.name === "development")?.strategies?.[0]?.parameters?.groupId).toBe(n("rollout"));
+      await expectError(`${features}/${n("rollout")}/clone`, { method: "POST", body: { name: n("checkout") } }, 409, "NameExistsError");
+      await expectError(`${features}/${n("rollout")}/clone`, { method: "POST", body: {} }, 400, "ValidationError");
+      await expectError(`${features}/ghost/clone`, { method: "POST", body: { name: n("g2") } }, 404, "NotFoundError");
+    });
+
+    it("lists and searches flags", async () => {
+      const all = await get("/api/admin/features", featureListSchema);
+      expect(all.features.map((f) => f.name)).toContain(n("checkout"));
+      const found = await get(`/api/admin/search/features?query=roll&project=IS:${project}`, featureSearchResultSchema);
+      expect(found.features.map((f) => f.name).sort()).toEqual([n("rollout"), n("rollout-copy"), n("rollout-keep")]);
+      expect(found.total).toBe(3);
+      const stale = await get("/api/admin/search/features?state=IS:stale", featureSearchResultSchema);
+      expect(stale.features.every((f) => f.stale)).toBe(true);
+    });
+
+    it("lists collaborators most recent first", async () => {
+      const flag = await get(`${features}/${n("checkout")}`, featureSchema);
+      expect(flag.collaborators?.users.length).toBeGreaterThanOrEqual(1);
+      expect(flag.collaborators?.users[0]?.name).not.toBe("");
+    });
+  });
+});
+
+describe("events", () => {
+  it("records Unleash's event types for the changes to flags", async () => {
+    await expectEventTypes([
+      "feature-created",
+      "feature-metadata-updated",
+      "feature-stale-on",
+      "feature-archived",
+      "feature-revived",
+      "feature-deleted",
+      "feature-environment-enabled",
+      "feature-environment-disabled",
+      "feature-favorited",
+    ]);
+  });
+});
