@@ -224,7 +224,7 @@ describe.skipIf(missing)("the cluster under faults", () => {
       writesDuringFault,
       eventsDelivered: delivered.size,
       eventsRepeated: repeated,
-      signalsAccepted: signals.accepted.length,
+      signalsAccepted: acted.size,
       signalsActedOnce: [...acted.values()].filter((n) => n === 1).length,
       notes,
     });

@@ -1,10 +1,10 @@
 import { createAddonDeliveryService, type AddonDeliverySettings } from "@vexil/addon-delivery";
 import { createAdminDeps, createAdminService, type AdminSettings, type InitialAdmin } from "@vexil/admin";
 import { createFrontendEvalService, type FrontendEvalConfig } from "@vexil/frontend-eval";
-import { createHttpApp, listen } from "@vexil/http";
+import { createHttpApp } from "@vexil/http";
 import type { Logger } from "@vexil/logger";
 import { createMetricsRegistry } from "@vexil/metrics";
-import { openBus, openCache, openStore, type Engines, type PlatformConfig, type VexilService } from "@vexil/runtime";
+import { listenWhileStarting, openBus, openCache, openStore, type Engines, type PlatformConfig, type VexilService } from "@vexil/runtime";
 import { createSignalIngestService, type SignalIngestLimits } from "@vexil/signal-ingest";
 import type { StoreEngine } from "@vexil/store";
 import { createAdminUiRouter } from "./admin-ui.js";
@@ -41,15 +41,24 @@ export interface RunningSystem {
  */
 export async function startSystem(settings: SystemSettings, logger: Logger): Promise<RunningSystem> {
   const { platform } = settings;
-  const bus = await openBus(platform, "vexil", logger);
-  const cache = await openCache(platform, logger);
+  const child = (service: string) => logger.child({ service });
+  // Listening at once: NATS or Redis down at start leaves the process up and not ready, not exited.
+  const starting = await listenWhileStarting({
+    name: "vexil",
+    logger: child("gateway"),
+    trustProxy: platform.TRUST_PROXY,
+    port: settings.port,
+    host: settings.host,
+  });
+  const bus = await starting.openWhenReachable("NATS", () => openBus(platform, "vexil", logger));
+  const cache = await starting.openWhenReachable("Redis", () => openCache(platform, logger));
   const stores = new Map<string, StoreEngine>();
   const enginesFor = async (service: string): Promise<Engines> => {
-    const store = await openStore(platform, service);
+    const store = await starting.openWhenReachable(`the ${service} store`, () => openStore(platform, service));
     stores.set(service, store);
     return { store, bus, cache };
   };
-  const child = (service: string) => logger.child({ service });
+  starting.startingWith("starting the services");
   // One registry for the process: the services' metrics and the requests, on one scrape.
   const metrics = createMetricsRegistry();
 
@@ -102,7 +111,8 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
       ...services.flatMap((s) => s.readiness),
     ],
   });
-  const server = await listen(app, settings.port, settings.host);
+  starting.serve(app);
+  const { server } = starting;
 
   return {
     url: server.url,
