@@ -9,7 +9,6 @@
  * BENCH_SIZES (default 200,2000), BENCH_CHANGES (default 30), BENCH_CONTEXTS (default 200).
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import path from "node:path";
 import { startReferenceUnleash, referenceUnleashVersion } from "../src/reference-unleash.js";
@@ -19,12 +18,12 @@ import {
   adminOver,
   connections,
   drainLoad,
-  flagName,
   frontendContext,
   loadFrontend,
   measureFrontendVisibility,
-  percentile,
+  measureWrites,
   pool,
+  residentMiB,
   seedFlags,
   seedSegments,
   type Admin,
@@ -46,25 +45,6 @@ interface Target {
   pid: number;
   admin: Admin;
   segmentIds: number[];
-}
-
-/** Resident memory of a process and its children (the cluster runs one process per service). */
-function residentMiB(pid: number): number {
-  const pids = [
-    pid,
-    ...spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
-      .stdout.split("\n")
-      .filter(Boolean)
-      .map(Number),
-  ];
-  const kib = pids.reduce((sum, p) => {
-    try {
-      return sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
-    } catch {
-      return sum;
-    }
-  }, 0);
-  return Math.round(kib / 1024);
 }
 
 interface FrontendAnswer {
@@ -126,39 +106,6 @@ async function differingContexts(unleash: Target, vexil: Target): Promise<string
     },
   );
   return differing;
-}
-
-/** Switches existing flags off and on again, 8 at a time: writes/s and latency of one write. */
-async function measureWrites(target: Target, flags: number, count: number): Promise<LoadResult> {
-  const latencies: number[] = [];
-  let errors = 0;
-  const started = performance.now();
-  // Flags that are on (four in five), each switched off and on again by the same worker, so all end as they began.
-  const names = Array.from({ length: flags }, (_, i) => i)
-    .filter((i) => i % 5 !== 0)
-    .slice(0, count / 2)
-    .map(flagName);
-  const timed = async (name: string, enabled: boolean) => {
-    const start = performance.now();
-    try {
-      await target.admin.setEnabled(name, "development", enabled);
-    } catch {
-      errors++;
-    }
-    latencies.push(performance.now() - start);
-  };
-  await pool(names, 8, async (name) => {
-    await timed(name, false);
-    await timed(name, true);
-  });
-  const seconds = (performance.now() - started) / 1000;
-  return {
-    rps: Math.round(latencies.length / seconds),
-    p50: Math.round(percentile(latencies, 50)),
-    p99: Math.round(percentile(latencies, 99)),
-    non2xx: errors,
-    errors: 0,
-  };
 }
 
 interface Row {
@@ -280,7 +227,7 @@ async function main() {
       );
       rows.push(
         await sideBySide(targets, `${flags} flags: admin writes (switch a flag on/off, 8 at a time)`, 3, (t) =>
-          measureWrites(t, flags, 200),
+          measureWrites(t.admin, flags, 200),
         ),
       );
       for (const target of targets) {

@@ -3,6 +3,8 @@
  * work against Vexil and Unleash), load runs with autocannon or a body-discarding client, and the
  * time from an admin change until `/api/frontend` shows it.
  */
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { Agent, get } from "node:http";
 import autocannon from "autocannon";
 import { flagAdmin, type AdminCall } from "../src/flag-admin.js";
@@ -227,4 +229,56 @@ export async function measureFrontendVisibility(url: string, admin: Admin, front
     timings.push(await until(start, async () => (await frontendShows(url, frontendToken, probe)) === enabled));
   }
   return { p50: percentile(timings, 50), p99: percentile(timings, 99) };
+}
+
+/** Resident memory of a process and its children (the cluster runs one process per service). */
+export function residentMiB(pid: number): number {
+  const pids = [
+    pid,
+    ...spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+      .stdout.split("\n")
+      .filter(Boolean)
+      .map(Number),
+  ];
+  const kib = pids.reduce((sum, p) => {
+    try {
+      return sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      return sum;
+    }
+  }, 0);
+  return Math.round(kib / 1024);
+}
+
+/** Switches existing flags off and on again, `writers` at a time: writes/s and latency of one write. */
+export async function measureWrites(admin: Admin, flags: number, count: number, writers = 8): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  // Flags that are on (four in five), each switched off and on again by the same worker, so all end as they began.
+  const names = Array.from({ length: flags }, (_, i) => i)
+    .filter((i) => i % 5 !== 0)
+    .slice(0, count / 2)
+    .map(flagName);
+  const timed = async (name: string, enabled: boolean) => {
+    const start = performance.now();
+    try {
+      await admin.setEnabled(name, "development", enabled);
+    } catch {
+      errors++;
+    }
+    latencies.push(performance.now() - start);
+  };
+  await pool(names, writers, async (name) => {
+    await timed(name, false);
+    await timed(name, true);
+  });
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    rps: Math.round(latencies.length / seconds),
+    p50: Math.round(percentile(latencies, 50)),
+    p99: Math.round(percentile(latencies, 99)),
+    non2xx: errors,
+    errors: 0,
+  };
 }

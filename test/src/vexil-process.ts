@@ -42,6 +42,8 @@ export interface VexilProcessOptions {
   readyTimeoutMs?: number;
   /** What to wait for: `ready` (default), or `live` (/health: a start while a dependency is down). */
   until?: "ready" | "live";
+  /** Options for node itself in single mode, before the entry point (`--cpu-prof`, which NODE_OPTIONS refuses). */
+  nodeArgs?: string[];
 }
 
 export interface LoggedRequest {
@@ -205,7 +207,8 @@ export async function startVexilProcess(options: VexilProcessOptions = {}): Prom
   const ownDataDir = !options.dataDir;
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), "vexil-e2e-")));
   const port = await freePortRange(mode === "cluster" ? 5 : 1);
-  const args = mode === "single" ? [gatewayEntry] : ["--import", "tsx", "--conditions=vexil-source", clusterEntry];
+  const args =
+    mode === "single" ? [...(options.nodeArgs ?? []), gatewayEntry] : ["--import", "tsx", "--conditions=vexil-source", clusterEntry];
   const spawned = spawnInGroup(args, { LOG_LEVEL: "info", ...options.env, PORT: String(port), DATA_DIR: dataDir });
   const url = `http://127.0.0.1:${port}`;
   const ready = await untilReady(

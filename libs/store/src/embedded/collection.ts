@@ -31,7 +31,7 @@ import {
   type Doc,
 } from "./documents.js";
 import type { EmbeddedCore } from "./core.js";
-import type { Draft, IndexSpec } from "./state.js";
+import { isScalar, type Draft, type IndexSpec, type Scalar } from "./state.js";
 
 const noUpsert = { matchedCount: 0, modifiedCount: 0, upsertedId: null };
 
@@ -189,11 +189,21 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     return storable(this.name, doc as unknown as Doc);
   }
 
-  /** A filter on one `_id` reads that document only; anything else scans the collection. */
+  /**
+   * The documents `filter` may match: the one its `_id` names, or those an index finds for an
+   * equality it holds on an indexed field; otherwise the whole collection.
+   */
   private candidates(view: Draft, filter: Filter<T>): Doc[] {
     if (isDocumentId(filter._id)) {
       const doc = view.get(this.name, filter._id);
       return doc ? [doc] : [];
+    }
+    const ids = equalityValues(filter._id);
+    if (ids) return view.byIds(this.name, ids.filter(isDocumentId));
+    for (const [path, condition] of Object.entries(filter)) {
+      const values = path.startsWith("$") ? undefined : equalityValues(condition);
+      const found = values && view.lookup(this.name, path, values);
+      if (found) return found;
     }
     return [...view.all(this.name)];
   }
@@ -208,4 +218,16 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     if (sort) return query.find<Doc>(this.candidates(view, filter)).sort(sort).limit(1).all()[0];
     return this.candidates(view, filter).find((doc) => query.test(doc));
   }
+}
+
+/** The values a filter condition accepts when it is an equality (`v`, `{ $eq: v }`, `{ $in: [...] }`) on scalars only. */
+function equalityValues(condition: unknown): Scalar[] | undefined {
+  if (isScalar(condition)) return [condition];
+  if (condition === null || typeof condition !== "object" || Array.isArray(condition)) return undefined;
+  const operators = Object.entries(condition);
+  if (operators.length !== 1) return undefined;
+  const [operator, operand] = operators[0]!;
+  if (operator === "$eq" && isScalar(operand)) return [operand];
+  if (operator === "$in" && Array.isArray(operand) && operand.every(isScalar)) return operand;
+  return undefined;
 }

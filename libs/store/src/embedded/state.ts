@@ -54,14 +54,66 @@ export function duplicateId(collection: string, id: DocumentId): DuplicateKeyErr
   return new DuplicateKeyError(collection, "_id_", { _id: 1 }, { _id: id });
 }
 
+/** A value an equality filter can look up in a `Postings` map. */
+export type Scalar = string | number | boolean;
+
+export const isScalar = (value: unknown): value is Scalar =>
+  typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+
+/**
+ * The scalars a document holds at `path` as an equality filter on that path matches them: through
+ * arrays of subdocuments, and each element of an array at the end.
+ */
+function scalarsAt(doc: Doc, path: string): Scalar[] {
+  const value = getPath(doc, path);
+  return (Array.isArray(value) ? value : [value]).filter(isScalar);
+}
+
+/** Lookups by the first field of an index: path → scalar → the documents holding it. */
+type Postings = Map<string, Map<Scalar, Set<DocumentId>>>;
+
+/** Paths a lookup can use: the first field of an index, unless it addresses an array element by position. */
+function lookupPath(spec: IndexSpec): string | undefined {
+  const path = Object.keys(spec.keys)[0];
+  return path && !path.split(".").some((part) => /^\d+$/.test(part)) ? path : undefined;
+}
+
 export class CollectionState {
   /** Insertion order doubles as MongoDB's natural order. */
   readonly docs = new Map<DocumentId, Doc>();
+  /** Each document's place in natural order, so documents found through an index come back in that order. */
+  private readonly positions = new Map<DocumentId, number>();
+  private nextPosition = 0;
   readonly indexes = new Map<string, IndexSpec>();
   /** For each unique index: key → the `_id` holding it. */
   readonly uniqueKeys = new Map<string, Map<string, DocumentId>>();
+  /**
+   * Equality lookups on the first field of every index, so that a filter naming an indexed value
+   * reads the documents holding it instead of scanning the collection.
+   */
+  private readonly postings: Postings = new Map();
 
   constructor(readonly name: string) {}
+
+  /**
+   * The `_id`s of the committed documents that may match `path` equal to one of `values`, in
+   * natural order; undefined when no index covers `path`.
+   */
+  lookup(path: string, values: Scalar[]): DocumentId[] | undefined {
+    const byValue = this.postings.get(path);
+    if (!byValue) return undefined;
+    const sets = values.flatMap((value) => byValue.get(value) ?? []);
+    // A value most documents hold is read faster by the scan, which needs no sorting.
+    if (sets.reduce((sum, ids) => sum + ids.size, 0) > this.docs.size / 2) return undefined;
+    const ids = new Set<DocumentId>();
+    for (const set of sets) for (const id of set) ids.add(id);
+    return this.inNaturalOrder([...ids]);
+  }
+
+  /** The given committed `_id`s (others are dropped) in natural order. */
+  inNaturalOrder(ids: DocumentId[]): DocumentId[] {
+    return ids.filter((id) => this.positions.has(id)).sort((a, b) => this.positions.get(a)! - this.positions.get(b)!);
+  }
 
   uniqueIndexes(): IndexSpec[] {
     return [...this.indexes.values()].filter((spec) => spec.unique);
@@ -75,6 +127,19 @@ export class CollectionState {
   addIndex(spec: IndexSpec): void {
     if (spec.unique) this.uniqueKeys.set(spec.name, this.keysFor(spec));
     this.indexes.set(spec.name, spec);
+    const path = lookupPath(spec);
+    if (path === undefined || this.postings.has(path)) return;
+    this.postings.set(path, new Map());
+    for (const doc of this.docs.values()) this.post(path, doc);
+  }
+
+  private post(path: string, doc: Doc): void {
+    const byValue = this.postings.get(path)!;
+    for (const value of scalarsAt(doc, path)) {
+      let ids = byValue.get(value);
+      if (!ids) byValue.set(value, (ids = new Set()));
+      ids.add(doc._id);
+    }
   }
 
   private keysFor(spec: IndexSpec): Map<string, DocumentId> {
@@ -91,20 +156,30 @@ export class CollectionState {
 
   put(doc: Doc): void {
     this.removeKeys(doc._id);
+    if (!this.positions.has(doc._id)) this.positions.set(doc._id, this.nextPosition++);
     this.docs.set(doc._id, doc);
     for (const spec of this.uniqueIndexes()) {
       for (const key of indexKeys(doc, spec)) this.uniqueKeys.get(spec.name)!.set(key, doc._id);
     }
+    for (const path of this.postings.keys()) this.post(path, doc);
   }
 
   delete(id: DocumentId): void {
     this.removeKeys(id);
     this.docs.delete(id);
+    this.positions.delete(id);
   }
 
   private removeKeys(id: DocumentId): void {
     const old = this.docs.get(id);
     if (!old) return;
+    for (const [path, byValue] of this.postings) {
+      for (const value of scalarsAt(old, path)) {
+        const ids = byValue.get(value);
+        ids?.delete(id);
+        if (ids?.size === 0) byValue.delete(value);
+      }
+    }
     for (const spec of this.uniqueIndexes()) {
       const keys = this.uniqueKeys.get(spec.name)!;
       for (const key of indexKeys(old, spec)) {
@@ -184,6 +259,36 @@ export class Draft {
       else if (change !== null && !committed) count++;
     }
     return count;
+  }
+
+  /**
+   * Documents that may match an equality on `path` (one of `values`) as this draft sees them, in
+   * natural order, through an index: the committed ones holding a value plus everything staged (the
+   * caller tests its filter on each). Undefined when no index covers `path` or the scan is cheaper.
+   */
+  lookup(collection: string, path: string, values: Scalar[]): Doc[] | undefined {
+    const ids = this.state.collections.get(collection)?.lookup(path, values);
+    return ids && this.withStaged(collection, ids);
+  }
+
+  /** The documents with these `_id`s (or staged in this draft) as it sees them, in natural order. */
+  byIds(collection: string, ids: DocumentId[]): Doc[] {
+    return this.withStaged(collection, this.state.collections.get(collection)?.inNaturalOrder([...new Set(ids)]) ?? []);
+  }
+
+  /** Committed documents (`ids`, in natural order) merged with the staged ones, each as this draft sees it. */
+  private withStaged(collection: string, ids: DocumentId[]): Doc[] {
+    const committed = this.state.collections.get(collection);
+    const staged = this.changes.get(collection);
+    if (!committed || !staged) return ids.flatMap((id) => committed?.docs.get(id) ?? []);
+    const found = new Set(ids);
+    // Staged versions of committed documents keep their place; new documents follow in the order staged.
+    const fresh: Doc[] = [];
+    for (const [id, doc] of staged) {
+      if (committed.docs.has(id)) found.add(id);
+      else if (doc) fresh.push(doc);
+    }
+    return [...committed.inNaturalOrder([...found]).flatMap((id) => this.get(collection, id) ?? []), ...fresh];
   }
 
   /** The documents of a collection as this draft sees them, in natural order. */

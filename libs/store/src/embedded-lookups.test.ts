@@ -1,0 +1,143 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createEmbeddedEngine, type Collection, type Filter, type StoreEngine, type StoreSession } from "./index.js";
+
+interface Item {
+  _id: string;
+  project: string;
+  n: number;
+  on: boolean;
+  tags: string[];
+  deps: Array<{ feature: string }>;
+}
+
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** Deterministic pseudo-random numbers, so a failure repeats. */
+function rng(seed: number) {
+  let state = seed;
+  return (below: number) => {
+    state = (state * 1664525 + 1013904223) % 4294967296;
+    return Math.floor((state / 4294967296) * below);
+  };
+}
+
+function item(random: (below: number) => number, id: string): Item {
+  return {
+    _id: id,
+    project: `p${random(4)}`,
+    n: random(5),
+    on: random(2) === 1,
+    tags: Array.from({ length: random(3) }, () => `t${random(4)}`),
+    deps: Array.from({ length: random(3) }, () => ({ feature: `f${random(6)}` })),
+  };
+}
+
+const queries: Array<Filter<Item>> = [
+  { project: "p1" },
+  { project: "p2", on: true },
+  { project: { $in: ["p0", "p3"] } },
+  { project: { $eq: "p1" }, n: { $gt: 1 } },
+  { n: 3 },
+  { n: "3" as unknown as number },
+  { on: false },
+  { tags: "t2" },
+  { tags: { $in: ["t0", "t3"] } },
+  { "deps.feature": "f4" },
+  { "deps.feature": { $in: ["f1", "f5"] } },
+  { _id: { $in: ["i3", "i9", "i1", "missing"] } },
+  { project: "nowhere" },
+  { tags: { $in: [] } },
+];
+
+/**
+ * The same writes go to a collection with indexes and to one without: every query must find the
+ * same documents in the same (natural) order, so a lookup through an index never changes an answer.
+ */
+describe("embedded engine lookups through indexes", () => {
+  async function setUp(): Promise<{ engine: StoreEngine; indexed: Collection<Item>; plain: Collection<Item> }> {
+    const dir = await mkdtemp(join(tmpdir(), "vexil-store-lookups-"));
+    dirs.push(dir);
+    const engine = await createEmbeddedEngine({ dir });
+    const indexed = engine.collection<Item>("indexed");
+    const plain = engine.collection<Item>("plain");
+    await indexed.createIndex({ project: 1, on: 1 });
+    await indexed.createIndex({ n: 1 });
+    await indexed.createIndex({ on: 1 });
+    await indexed.createIndex({ tags: 1 });
+    await indexed.createIndex({ "deps.feature": 1 });
+    return { engine, indexed, plain };
+  }
+
+  async function expectSameAnswers(indexed: Collection<Item>, plain: Collection<Item>, session?: StoreSession) {
+    for (const filter of queries) {
+      const [fromIndex, fromScan] = await Promise.all([indexed.find(filter, { session }), plain.find(filter, { session })]);
+      expect(fromIndex, JSON.stringify(filter)).toEqual(fromScan);
+      expect(await indexed.countDocuments(filter, { session })).toBe(fromScan.length);
+      expect(await indexed.findOne(filter, { session })).toEqual(fromScan[0] ?? null);
+    }
+  }
+
+  it("finds what a scan finds, in natural order, after inserts, updates, replacements and deletes", async () => {
+    const { engine, indexed, plain } = await setUp();
+    const random = rng(7);
+    for (let step = 0; step < 400; step++) {
+      const id = `i${random(40)}`;
+      const action = random(4);
+      for (const collection of [indexed, plain]) {
+        const replay = rng(step + 1);
+        if (action === 0) await collection.replaceOne({ _id: id }, item(replay, id), { upsert: true });
+        else if (action === 1) await collection.updateOne({ _id: id }, { $set: { project: `p${replay(4)}`, tags: [`t${replay(4)}`] } });
+        else if (action === 2) await collection.updateMany({ project: `p${action}` }, { $inc: { n: 1 } });
+        else await collection.deleteOne({ _id: id });
+      }
+    }
+    await expectSameAnswers(indexed, plain);
+    await engine.close();
+  });
+
+  it("sees a transaction's staged changes through an index, and only the committed ones outside it", async () => {
+    const { engine, indexed, plain } = await setUp();
+    const random = rng(11);
+    for (let i = 0; i < 30; i++) {
+      const doc = item(random, `i${i}`);
+      await indexed.insertOne(doc);
+      await plain.insertOne(doc);
+    }
+    const committed = await indexed.find({ project: "p1" });
+    await engine.withTransaction(async (session) => {
+      for (const collection of [indexed, plain]) {
+        await collection.updateMany({ project: "p1" }, { $set: { project: "p2" } }, { session });
+        await collection.updateOne({ _id: "i4" }, { $set: { project: "p1", tags: ["t2"], deps: [{ feature: "f4" }] } }, { session });
+        await collection.deleteOne({ _id: "i5" }, { session });
+        await collection.insertOne({ _id: "i99", project: "p1", n: 3, on: true, tags: ["t0"], deps: [{ feature: "f1" }] }, { session });
+      }
+      await expectSameAnswers(indexed, plain, session);
+      expect(await indexed.find({ project: "p1" })).toEqual(committed);
+    });
+    await expectSameAnswers(indexed, plain);
+    await engine.close();
+  });
+
+  it("keeps its lookups across a restart, rebuilt from the snapshot and the journal", async () => {
+    const { engine, indexed, plain } = await setUp();
+    const random = rng(3);
+    for (let i = 0; i < 50; i++) {
+      const doc = item(random, `i${i}`);
+      await indexed.insertOne(doc);
+      await plain.insertOne(doc);
+    }
+    const before = await Promise.all(queries.map((filter) => indexed.find(filter)));
+    const dir = dirs.at(-1)!;
+    await engine.close();
+    const reopened = await createEmbeddedEngine({ dir });
+    expect(await Promise.all(queries.map((filter) => reopened.collection<Item>("indexed").find(filter)))).toEqual(before);
+    await expectSameAnswers(reopened.collection("indexed"), reopened.collection("plain"));
+    await reopened.close();
+  });
+});
