@@ -112,9 +112,9 @@ describe("embedded engine persistence", () => {
 
   it("keeps all data through compaction", async () => {
     const dir = await tempDir();
-    // A tiny threshold folds the journal into the snapshot after every write.
+    // With a tiny threshold the journal is folded into the snapshot whenever it outgrows a quarter of it.
     await writeEverything(dir, { compactAfterBytes: 1 });
-    expect((await stat(journalOf(dir))).size).toBe(0);
+    expect((await stat(journalOf(dir))).size).toBeLessThanOrEqual((await stat(join(dir, "snapshot.ejson"))).size / 4);
     const reopened = await createEmbeddedEngine({ dir, compactAfterBytes: 1 });
     await expectEverything(reopened);
     await reopened.close();

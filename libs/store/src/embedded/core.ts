@@ -54,12 +54,15 @@ export class EmbeddedCore {
         throw err;
       }
     }
-    return this.exclusive(async () => {
+    // The mutex is released once the commit is applied, before it is durable: writes arriving
+    // meanwhile stage on top of it and share its fsync (see Journal).
+    const { result, durable } = await this.exclusive(async () => {
       const draft = new Draft(this.state);
       const result = stage(draft);
-      await this.commit(draft.ops());
-      return result;
+      return { result, durable: this.commit(draft.ops()) };
     });
+    await durable;
+    return result;
   }
 
   /** Runs a change that is not a document write (index creation) under the writers' mutex. */
@@ -72,6 +75,7 @@ export class EmbeddedCore {
     return this.writers.runExclusive(fn);
   }
 
+  /** Applies `ops` to the state at once; resolves when they are durable. */
   commit(ops: JournalOp[]): Promise<void> {
     return this.journal.append(ops, () => {
       for (const op of ops) this.state.apply(op);
@@ -79,7 +83,7 @@ export class EmbeddedCore {
   }
 
   async transaction<R>(fn: (session: StoreSession) => Promise<R>): Promise<R> {
-    return this.exclusive(async () => {
+    const { result, durable } = await this.exclusive(async () => {
       const session = new EmbeddedSession(this, new Draft(this.state));
       // Until its commit is applied, values of sequences it staged are not handed out elsewhere.
       this.running = session;
@@ -94,12 +98,13 @@ export class EmbeddedCore {
         if (session.failure !== undefined) {
           throw new Error("The transaction was aborted by an earlier failed write", { cause: session.failure });
         }
-        await this.commit(session.draft.ops());
-        return result;
+        return { result, durable: this.commit(session.draft.ops()) };
       } finally {
         this.running = undefined;
       }
     });
+    await durable;
+    return result;
   }
 
   /**
@@ -124,8 +129,12 @@ export class EmbeddedCore {
   }
 
   ping(): Promise<void> {
-    if (this.closed) return Promise.reject(new NotReady("The store is closed"));
-    return Promise.resolve();
+    try {
+      this.assertOpen();
+      return Promise.resolve();
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
   }
 
   async close(): Promise<void> {
@@ -138,6 +147,7 @@ export class EmbeddedCore {
 
   private assertOpen(): void {
     if (this.closed) throw new NotReady("The store is closed");
+    this.journal.assertHealthy();
   }
 
   private sessionOf(session: StoreSession): EmbeddedSession {

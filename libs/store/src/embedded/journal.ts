@@ -1,6 +1,7 @@
 import { chmod, mkdir, open, readFile, rename, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { Mutex } from "async-mutex";
+import { NotReady } from "@vexil/errors";
 import { fromEJSON, toEJSON } from "./ejson.js";
 import { StoreState, type JournalOp } from "./state.js";
 
@@ -9,6 +10,12 @@ const JOURNAL = "journal.ejsonl";
 const privateDirectory = 0o700;
 const privateFile = 0o600;
 
+interface QueuedLine {
+  line: Buffer;
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
 interface Snapshot {
   format: 1;
   ops: JournalOp[];
@@ -16,18 +23,34 @@ interface Snapshot {
 
 /**
  * Durability for the embedded engine: a snapshot file plus an append-only journal, one EJSON line
- * per committed write or transaction, fsync'd before the write is acknowledged. At open the journal
- * is replayed over the snapshot (a torn last line, left by a crash mid-write, is ignored); once the
- * journal outgrows `compactAfterBytes` the state is written to a new snapshot (temp file, fsync,
- * rename) and the journal emptied. Replaying ops is idempotent, so a crash between the rename and
- * the truncation only replays what the snapshot already holds. The data holds secrets (API tokens,
- * password hashes): the directory is kept 0700 and its files 0600, whatever the umask.
+ * per committed write or transaction, fsync'd before the write is acknowledged. Commits are grouped:
+ * a commit is applied to memory at once, in commit order, and its line queued; the lines queued
+ * while one flush runs go to disk together in the next (one write, one fsync). So a commit is
+ * visible to reads before it is durable (as MongoDB's "local" read concern allows), never
+ * acknowledged before. A failed write or fsync leaves memory ahead of the disk with no safe way
+ * back: the journal then refuses everything (NotReady) until the process restarts and replays what
+ * the disk holds, which includes every acknowledged commit.
+ *
+ * At open the journal is replayed over the snapshot (a torn last line, left by a crash mid-write,
+ * is ignored); once the journal outgrows `compactAfterBytes` and a quarter of the last snapshot
+ * (so rewriting a large state is paid for by as many appended bytes, not once per few writes), the
+ * state is written to a new snapshot (temp file, fsync, rename) and the journal emptied. Replaying
+ * ops is idempotent, so a crash between the rename and the truncation only replays what the
+ * snapshot already holds. The data holds secrets (API tokens, password hashes): the directory is
+ * kept 0700 and its files 0600, whatever the umask.
  */
 export class Journal {
-  /** Serialises appends and compaction, so journal order is commit order. */
+  /** Serialises flushes, compaction and closing. */
   private readonly lock = new Mutex();
   /** Bytes of the journal known to end on a complete line. */
   private size = 0;
+  /** Bytes of the snapshot last written or read. */
+  private snapshotSize = 0;
+  /** Lines applied to memory and waiting for the next flush, in commit order. */
+  private queued: QueuedLine[] = [];
+  private flushing: Promise<void> | undefined;
+  /** Set by a failed write or fsync: memory may hold commits the disk does not. */
+  private failure: NotReady | undefined;
 
   private constructor(
     private readonly dir: string,
@@ -52,6 +75,7 @@ export class Journal {
     // A journal written by an older version may have been created readable by others.
     await file.chmod(privateFile);
     const journal = new Journal(dir, file, compactAfterBytes, state);
+    journal.snapshotSize = snapshot?.length ?? 0;
     // Folding the replayed journal into a snapshot also drops a torn tail before anything is appended.
     if (journalText.length > 0) await journal.lock.runExclusive(() => journal.compact());
     return journal;
@@ -72,31 +96,65 @@ export class Journal {
   }
 
   /**
-   * Makes `ops` durable, then runs `apply` (which updates memory) before the next append or
-   * compaction can start, so a snapshot never misses an acknowledged write.
+   * Runs `apply` (which updates memory) at once, then resolves when `ops` are durable. Callers
+   * append in commit order and apply nothing in between, so journal order is commit order.
    */
-  async append(ops: JournalOp[], apply: () => void): Promise<void> {
-    if (ops.length === 0) return apply();
-    const file = this.file;
-    if (!file) throw new Error(`The store in ${this.dir} was opened read-only`);
-    const line = Buffer.from(toEJSON(ops) + "\n");
-    await this.lock.runExclusive(async () => {
-      try {
-        await file.write(line);
-        await file.datasync();
-      } catch (err) {
-        // Cut off a partial line, so that the next append does not continue it.
-        await file.truncate(this.size).catch(() => undefined);
-        throw err;
-      }
-      this.size += line.length;
+  append(ops: JournalOp[], apply: () => void): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (ops.length === 0) {
       apply();
-      if (this.size > this.compactAfterBytes) await this.compact();
+      return Promise.resolve();
+    }
+    if (!this.file) return Promise.reject(new Error(`The store in ${this.dir} was opened read-only`));
+    const line = Buffer.from(toEJSON(ops) + "\n");
+    apply();
+    return new Promise((resolve, reject) => {
+      this.queued.push({ line, resolve, reject });
+      this.flushing ??= this.flush();
     });
   }
 
+  /** Rejects when a write or fsync failed: the state in memory is then not what the disk holds. */
+  assertHealthy(): void {
+    if (this.failure) throw this.failure;
+  }
+
   async close(): Promise<void> {
+    await this.flushing;
     await this.lock.runExclusive(async () => this.file?.close());
+  }
+
+  /** Writes and fsyncs what is queued, again while more arrived meanwhile. */
+  private async flush(): Promise<void> {
+    while (this.queued.length > 0) {
+      const batch = this.queued;
+      this.queued = [];
+      try {
+        await this.lock.runExclusive(() => this.writeLines(Buffer.concat(batch.map((entry) => entry.line))));
+        for (const entry of batch) entry.resolve();
+      } catch (cause) {
+        this.failure = new NotReady(`The store in ${this.dir} could not write its journal; restart to recover`);
+        this.failure.cause = cause;
+        for (const entry of [...batch, ...this.queued]) entry.reject(this.failure);
+        this.queued = [];
+      }
+    }
+    // Cleared in the same turn as the loop's last check, so an append never waits on a finished flush.
+    this.flushing = undefined;
+  }
+
+  private async writeLines(lines: Buffer): Promise<void> {
+    const file = this.file!;
+    try {
+      await file.write(lines);
+      await file.datasync();
+    } catch (err) {
+      // Cut off a partial line, so that a restart does not read it as a line of its own.
+      await file.truncate(this.size).catch(() => undefined);
+      throw err;
+    }
+    this.size += lines.length;
+    if (this.size > Math.max(this.compactAfterBytes, this.snapshotSize / 4)) await this.compact();
   }
 
   private async compact(): Promise<void> {
@@ -105,10 +163,11 @@ export class Journal {
     const snapshot: Snapshot = { format: 1, ops: [...this.state.ops()] };
     const target = join(this.dir, SNAPSHOT);
     const temp = `${target}.tmp`;
+    const text = toEJSON(snapshot);
     const file = await open(temp, "w", privateFile);
     try {
       await file.chmod(privateFile);
-      await file.writeFile(toEJSON(snapshot));
+      await file.writeFile(text);
       await file.sync();
     } finally {
       await file.close();
@@ -118,6 +177,7 @@ export class Journal {
     await journalFile.truncate(0);
     await journalFile.sync();
     this.size = 0;
+    this.snapshotSize = text.length;
   }
 }
 
