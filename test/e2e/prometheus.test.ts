@@ -180,7 +180,7 @@ describe.skipIf(!clusterAvailable)("Prometheus metrics of `npm run start:cluster
 
   it("serves each service's own metrics on its own port, and the gateway's per proxied prefix", async () => {
     await createFlag(vexil, "default", `cluster-${randomUUID().slice(0, 6)}`);
-    expect((await fetch(`${vexil.url}/api/signal-endpoint/nowhere`, { method: "POST" })).status).toBe(404);
+    expect((await fetch(`${vexil.url}/api/signal-endpoint/nowhere`, { method: "POST" })).status).toBe(401);
     const service = (offset: number) => `http://127.0.0.1:${vexil.port + offset}/internal-backstage/prometheus`;
 
     const gateway = (await scrape(`${vexil.url}/metrics`)).families;
@@ -198,7 +198,7 @@ describe.skipIf(!clusterAvailable)("Prometheus metrics of `npm run start:cluster
     );
 
     const signalIngest = (await scrape(service(3))).families;
-    expect(valueOf(signalIngest, "vexil_signals_received_total", { outcome: "NotFoundError" })).toBe(1);
+    expect(valueOf(signalIngest, "vexil_signals_received_total", { outcome: "AuthenticationRequired" })).toBe(1);
 
     const addonDelivery = (await scrape(service(4))).families;
     expect(valueOf(addonDelivery, "vexil_addon_delivery_queue_depth")).toBe(0);
