@@ -146,7 +146,7 @@ describe.skipIf(missing)("the cluster under faults", () => {
    * holds. Returns the time from `healedAt` to that moment.
    */
   async function converge(healedAt: number): Promise<number> {
-    writer.pause();
+    await writer.pause();
     let last: string[] = [];
     const converged = await waitFor(
       async () => {

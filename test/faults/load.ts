@@ -62,6 +62,8 @@ export function startWriter(gateway: Gateway, projects: string[], { pauseMs = 15
   let failures = 0;
   let stopped = false;
   let paused = false;
+  /** Resolves the callers of `pause` once the write in flight is acknowledged. */
+  const whenIdle: Array<() => void> = [];
   let n = 0;
 
   async function untilAcknowledged(send: () => Promise<Response>, accept: (status: number) => boolean): Promise<void> {
@@ -79,6 +81,7 @@ export function startWriter(gateway: Gateway, projects: string[], { pauseMs = 15
   const loop = (async () => {
     while (!stopped) {
       if (paused) {
+        for (const resolve of whenIdle.splice(0)) resolve();
         await sleep(100);
         continue;
       }
@@ -118,9 +121,13 @@ export function startWriter(gateway: Gateway, projects: string[], { pauseMs = 15
     get failures() {
       return failures;
     },
-    /** Stops starting new writes (the one in flight finishes), so the admin's state holds still. */
-    pause() {
+    /**
+     * Stops starting new writes and resolves once the one in flight is acknowledged, so the admin's
+     * state holds still and every acknowledgement is counted before anyone reads it.
+     */
+    pause(): Promise<void> {
       paused = true;
+      return new Promise((resolve) => whenIdle.push(resolve));
     },
     resume() {
       paused = false;
