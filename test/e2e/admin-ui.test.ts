@@ -318,5 +318,25 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
     await reviewer.getByRole("button", { name: "Revoke checkout-service" }).click();
     await reviewer.getByRole("button", { name: "Revoke checkout-service" }).waitFor({ state: "detached" });
     await expect.poll(async () => (await features()).status, { timeout: 10_000 }).toBe(401);
+
+    // People: a user, an invite link, a service account, and a personal access token that works.
+    await reviewer.getByRole("link", { name: "Users" }).click();
+    await reviewer.getByLabel("Username").fill("grace");
+    await reviewer.getByLabel("Root role").selectOption({ label: "Editor" });
+    await reviewer.getByRole("button", { name: "Create user" }).click();
+    await reviewer.getByRole("button", { name: "Delete grace" }).waitFor();
+    await reviewer.getByLabel("Link name").fill("new-team");
+    await reviewer.getByRole("button", { name: "Create invite link" }).click();
+    await reviewer.getByRole("switch", { name: "Invite link new-team usable" }).waitFor();
+    await expectAccessible(reviewer, "the users screen");
+    await reviewer.getByRole("link", { name: "Service accounts" }).click();
+    await reviewer.getByLabel("Username").fill("ci-bot");
+    await reviewer.getByRole("button", { name: "Create service account" }).click();
+    await reviewer.getByRole("button", { name: "Delete ci-bot" }).waitFor();
+    await reviewer.getByRole("link", { name: "Account", exact: true }).click();
+    await reviewer.getByLabel("Token description").fill("laptop script");
+    await reviewer.getByRole("button", { name: "Create token" }).click();
+    const pat = (await reviewer.getByLabel("Secret").textContent())!;
+    expect((await vexil.api("/api/admin/user", { token: pat })).status).toBe(200);
   }, 120_000);
 });

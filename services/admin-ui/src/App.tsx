@@ -3,6 +3,8 @@ import { errorMessage } from "./api.js";
 import { Layout } from "./components/Layout.js";
 import { AccountPage } from "./pages/AccountPage.js";
 import { ApiTokensPage } from "./pages/access/ApiTokensPage.js";
+import { ServiceAccountsPage } from "./pages/access/ServiceAccountsPage.js";
+import { UsersPage } from "./pages/access/UsersPage.js";
 import { NotFoundPage } from "./pages/NotFoundPage.js";
 import { ChangeRequestPage } from "./pages/change-requests/ChangeRequestPage.js";
 import { FlagPage } from "./pages/flag/FlagPage.js";
@@ -26,6 +28,8 @@ export function App() {
         <Route path="/projects/:projectId/:tab?" component={ProjectPage} />
         <Route path="/account" component={AccountPage} />
         <Route path="/access/api-tokens" component={ApiTokensPage} />
+        <Route path="/access/users" component={UsersPage} />
+        <Route path="/access/service-accounts" component={ServiceAccountsPage} />
         <Route component={NotFoundPage} />
       </Switch>
     </Layout>

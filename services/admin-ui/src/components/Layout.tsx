@@ -28,6 +28,8 @@ export function Layout({ me, children }: { me: CurrentUser; children: ReactNode 
         <nav aria-label="Main">
           <NavLink href="/projects">Projects</NavLink>
           <NavLink href="/access/api-tokens">API tokens</NavLink>
+          <NavLink href="/access/users">Users</NavLink>
+          <NavLink href="/access/service-accounts">Service accounts</NavLink>
           <NavLink href="/account">Account</NavLink>
         </nav>
         <div className="top-bar-end">

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { adminApi, ok } from "../api.js";
 import { ErrorNote, fieldError, TextField } from "../components/forms.js";
+import { PersonalTokens } from "./PersonalTokens.js";
 import { currentUserKey, rememberDefaultPassword, setSignInNotice, useCurrentUser } from "../session.js";
 
 export function AccountPage() {
@@ -17,6 +18,7 @@ export function AccountPage() {
         <dd>{me.user.email ?? "—"}</dd>
       </dl>
       {me.user.id !== undefined && <ChangePassword userId={me.user.id} />}
+      {me.user.id !== undefined && <PersonalTokens />}
     </section>
   );
 }

@@ -1,0 +1,131 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { adminApi, ok } from "../../api.js";
+import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
+import { InviteLinks } from "./InviteLinks.js";
+
+const usersKey = ["users"];
+
+export function UsersPage() {
+  const queryClient = useQueryClient();
+  const users = useQuery({ queryKey: usersKey, queryFn: () => ok(adminApi.users.list()) });
+  const remove = useMutation({
+    mutationFn: (id: number) => ok(adminApi.users.delete({ params: { id } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: usersKey }),
+  });
+  const roleName = (id: number) => users.data?.rootRoles.find((r) => r.id === id)?.name ?? String(id);
+  return (
+    <section>
+      <h1>Users</h1>
+      <CreateUser roles={users.data?.rootRoles ?? []} />
+      <ErrorNote error={users.error ?? remove.error} />
+      {users.data && (
+        <table aria-label="Users">
+          <thead>
+            <tr>
+              <th scope="col">User</th>
+              <th scope="col">Root role</th>
+              <th scope="col">Last seen</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.data.users.map((user) => {
+              const label = user.username ?? user.email ?? String(user.id);
+              return (
+                <tr key={user.id}>
+                  <td>
+                    {user.name ?? label}
+                    {user.name && <div className="hint">{label}</div>}
+                  </td>
+                  <td>{user.rootRole === undefined ? "—" : roleName(user.rootRole)}</td>
+                  <td>{user.seenAt ? new Date(user.seenAt).toLocaleString() : "never"}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="danger"
+                      disabled={remove.isPending}
+                      onClick={() =>
+                        confirm(`Delete ${label}? Their sessions and personal access tokens end too.`) && remove.mutate(user.id)
+                      }
+                    >
+                      Delete {label}
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      <InviteLinks roles={users.data?.rootRoles ?? []} />
+    </section>
+  );
+}
+
+function CreateUser({ roles }: { roles: { id: number; name: string }[] }) {
+  const queryClient = useQueryClient();
+  const [username, setUsername] = useState("");
+  const [email, setEmail] = useState("");
+  const [rootRole, setRootRole] = useState(3);
+  const [password, setPassword] = useState("");
+  const create = useMutation({
+    mutationFn: () =>
+      ok(
+        adminApi.users.create({
+          body: { username: username || undefined, email: email || undefined, rootRole, password: password || undefined },
+        }),
+      ),
+    onSuccess: async () => {
+      setUsername("");
+      setEmail("");
+      setPassword("");
+      await queryClient.invalidateQueries({ queryKey: usersKey });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  const fields = ["username", "email", "password", "rootRole"];
+  return (
+    <form onSubmit={submit} className="card" aria-labelledby="create-user-title">
+      <h2 id="create-user-title">New user</h2>
+      <div className="row">
+        <TextField
+          label="Username"
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          error={fieldError(create.error, "username")}
+        />
+        <TextField
+          label="Email"
+          type="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={fieldError(create.error, "email")}
+        />
+        <SelectField label="Root role" value={rootRole} onChange={(e) => setRootRole(Number(e.target.value))}>
+          {roles.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.name}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={fieldError(create.error, "password")}
+          hint="Optional: without one, share an invite link instead."
+        />
+      </div>
+      <button type="submit" className="primary" disabled={create.isPending}>
+        Create user
+      </button>
+      {!fields.some((f) => fieldError(create.error, f)) && <ErrorNote error={create.error} />}
+    </form>
+  );
+}
