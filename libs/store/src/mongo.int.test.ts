@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { MongoClient } from "mongodb";
 import { afterAll, describe, it } from "vitest";
+import { describeBackupContract } from "./backup.contract.js";
 import { describeCollectionContract } from "./collection.contract.js";
 import { describeConcurrencyContract } from "./concurrency.contract.js";
 import { describeDocumentContract } from "./documents.contract.js";
@@ -15,10 +16,16 @@ if (url) {
   describeCollectionContract("mongo", open);
   describeDocumentContract("mongo", open);
   describeConcurrencyContract("mongo", open, { serialTransactions: false });
+  // Backups copy whole databases: each store of the contract gets one of its own.
+  const backupDatabases: string[] = [];
+  describeBackupContract("mongo", () => {
+    backupDatabases.push(`${database}_backup_${backupDatabases.length}`);
+    return createMongoEngine({ url, database: backupDatabases.at(-1)!, clientOptions: { serverSelectionTimeoutMS: 5000 } });
+  });
   afterAll(async () => {
     const client = new MongoClient(url);
     try {
-      await client.db(database).dropDatabase();
+      for (const name of [database, ...backupDatabases]) await client.db(name).dropDatabase();
     } finally {
       await client.close();
     }

@@ -80,7 +80,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
   router.use(addonRoutes({ addons: deps.addons, access }));
   router.use(clientApplicationRoutes({ applications: deps.clientApplications, access }));
   router.use(deps.usageMetrics.router(access));
-  router.use(exportImportRoutes({ exporter: deps.exporter, importer: deps.importer, access }));
+  router.use(exportImportRoutes({ exporter: deps.exporter, importer: deps.importer, access, privacy: deps.projectMembers }));
 
   return {
     router,

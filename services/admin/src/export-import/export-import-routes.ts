@@ -1,4 +1,4 @@
-import express, { type Router } from "express";
+import express, { type Request, type Router } from "express";
 import { adminContract } from "@vexil/contracts";
 import { mountContract } from "@vexil/http";
 import type { AccessService } from "../access/access-service.js";
@@ -6,30 +6,44 @@ import { permissions } from "../access/permissions.js";
 import type { ExportService } from "./export-service.js";
 import type { ImportService } from "./import-service.js";
 
-/** `/api/admin/features-batch/*`: export needs read access; validate and import the right to create and change flags in the project. */
+/** Private projects are invisible to non-members here as on every other admin path. */
+export interface ProjectPrivacy {
+  maySee(req: Request, project: string): Promise<boolean>;
+  assertMaySee(req: Request, project: string): Promise<void>;
+}
+
+/**
+ * `/api/admin/features-batch/*`: export needs read access (and leaves out flags of private projects
+ * the caller is not a member of); validate and import the right to create and change flags in the project.
+ */
 export function exportImportRoutes({
   exporter,
   importer,
   access,
+  privacy,
 }: {
   exporter: ExportService;
   importer: ImportService;
   access: AccessService;
+  privacy: ProjectPrivacy;
 }): Router {
   const router = express.Router();
   mountContract(router, adminContract.exportImport, {
     export: async ({ body, req, res }) => {
       const actor = access.assert(req, permissions.read, body.project ? { project: body.project } : {});
-      const result = await exporter.export(body, actor);
+      if (body.project) await privacy.assertMaySee(req, body.project);
+      const result = await exporter.export(body, actor, (project) => privacy.maySee(req, project));
       if (body.downloadFile) res.setHeader("content-disposition", `attachment; filename="export-${body.environment}.json"`);
       return { status: 200, body: result };
     },
     validate: async ({ body, req }) => {
       access.assert(req, permissions.createFeature, { project: body.project });
+      await privacy.assertMaySee(req, body.project);
       return { status: 200, body: await importer.validate(body) };
     },
     import: async ({ body, req }) => {
       access.assert(req, permissions.createFeature, { project: body.project });
+      await privacy.assertMaySee(req, body.project);
       const actor = access.assert(req, permissions.updateFeatureEnvironment, { project: body.project, environment: body.environment });
       await importer.import(body, actor);
       return { status: 200, body: undefined };

@@ -47,13 +47,15 @@ function heavierFirst<V extends { weight: number }>(variants: readonly V[]): V[]
 export class ExportService {
   constructor(private readonly deps: ExportSources) {}
 
-  async export(query: ExportQuery, actor: Actor): Promise<ExportResult> {
+  /** `visible` says which projects the caller may see: flags of the others are left out. */
+  async export(query: ExportQuery, actor: Actor, visible: (project: string) => Promise<boolean> = async () => true): Promise<ExportResult> {
     if (!(await this.deps.environments.exists(query.environment))) {
       throw new ValidationError(`Invalid body.environment: environment ${query.environment} does not exist`, [
         { path: "body.environment", message: "unknown environment" },
       ]);
     }
-    const features = await this.select(query);
+    const features: FeatureDocument[] = [];
+    for (const feature of await this.select(query)) if (await visible(feature.project)) features.push(feature);
     const featureStrategies: ExportResult["featureStrategies"] = [];
     const featureEnvironments: NonNullable<ExportResult["featureEnvironments"]> = [];
     const featureTags: NonNullable<ExportResult["featureTags"]> = [];
