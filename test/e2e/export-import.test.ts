@@ -227,16 +227,25 @@ describe("export from one Vexil, import into a fresh one", () => {
       }),
       204,
     );
+    // One flag the target has, one it has not: the new one is created, both changes are proposed.
+    const admin = flagAdmin(onSource, project);
+    await admin.createFeature("moved-new", { description: "only in the source" });
+    await admin.addStrategy("moved-new", environment, { name: "default" });
     const data = await json(
-      await onSource("/api/admin/features-batch/export", { method: "POST", body: { environment, features: ["moved-off"] } }),
+      await onSource("/api/admin/features-batch/export", { method: "POST", body: { environment, features: ["moved-off", "moved-new"] } }),
     );
-    data.featureEnvironments[0].enabled = true;
+    for (const entry of data.featureEnvironments) entry.enabled = true;
     await json(await onTarget("/api/admin/features-batch/import", { method: "POST", body: { project, environment: "production", data } }));
-    const flag = await json(await onTarget(`/api/admin/projects/${project}/features/moved-off`));
-    expect(flag.environments.find((e: { name: string }) => e.name === "production")).toMatchObject({ enabled: false, strategies: [] });
+    for (const name of ["moved-off", "moved-new"]) {
+      const flag = await json(await onTarget(`/api/admin/projects/${project}/features/${name}`));
+      expect(flag.environments.find((e: { name: string }) => e.name === "production")).toMatchObject({ enabled: false, strategies: [] });
+    }
+    expect((await json(await onTarget(`/api/admin/projects/${project}/features/moved-new`))).description).toBe("only in the source");
     const requests = await json(await onTarget(`/api/admin/projects/${project}/change-requests`));
     const draft = requests.find((r: { environment: string }) => r.environment === "production");
-    const actions = draft.features.flatMap((f: { changes: { action: string }[] }) => f.changes.map((c) => c.action)).sort();
-    expect(actions).toEqual(["addStrategy", "updateEnabled"]);
+    const actions = draft.features
+      .flatMap((f: { name: string; changes: { action: string }[] }) => f.changes.map((c) => `${f.name} ${c.action}`))
+      .sort();
+    expect(actions).toEqual(["moved-new addStrategy", "moved-new updateEnabled", "moved-off addStrategy", "moved-off updateEnabled"]);
   });
 });
