@@ -6,7 +6,8 @@ import { expectJson, startTestSystem, type TestSystem } from "../src/harness.js"
  * Answers that differed from Unleash 8.2.0 for the same calls, as the parity harness
  * (`npm run test:parity`) found them, each checked here through the compiled gateway: the health
  * report, refusals (an archived flag switched on, variants patched through the flag, a tag without
- * a type, an invite link update with an unknown property, a signal without a token), and what the
+ * a type, an invite link update with an unknown property, a signal without a token), the flag
+ * types list, and what the
  * SDKs are served (a caller's `currentTime`, constraint value lists, dependencies, strategy fields).
  */
 let vexil: TestSystem;
@@ -114,7 +115,21 @@ describe.each(["default", "divergences-fresh"])("in project %s", (project) => {
   });
 });
 
-describe("refusals that do not depend on a project", () => {
+describe("answers that do not depend on a project", () => {
+  it("lists the flag types with their lifetimes, as Unleash does", async () => {
+    const body = await vexil.expectStatus("/api/admin/feature-types", {}, 200);
+    expect(body.version).toBe(1);
+    expect(body.types.map((t: { id: string; lifetimeDays: number | null }) => [t.id, t.lifetimeDays])).toEqual([
+      ["release", 40],
+      ["experiment", 40],
+      ["operational", 7],
+      ["kill-switch", null],
+      ["permission", null],
+      ["sunset", 90],
+    ]);
+    await vexil.expectError("/api/admin/feature-types", { token: null }, 401, "AuthenticationRequired");
+  });
+
   it("refuses a tag without a type with 400", async () => {
     await vexil.expectError("/api/admin/tags", { method: "POST", body: { value: "untyped" } }, 400, "ValidationError");
     await vexil.expectStatus("/api/admin/tags", { method: "POST", body: { value: "typed", type: "simple" } }, 201);

@@ -33,6 +33,16 @@ export const updateFeatureBodySchema = z.object({
 export type UpdateFeatureBody = z.infer<typeof updateFeatureBodySchema>;
 
 export const featureListSchema = z.object({ version: z.literal(1), features: z.array(featureSchema) });
+
+/** A flag type with the lifetime after which a flag of it counts as potentially stale (null: permanent). */
+export const featureTypeEntrySchema = z.object({
+  id: featureTypeSchema,
+  name: z.string(),
+  description: z.string(),
+  lifetimeDays: z.number().int().nullable(),
+});
+export const featureTypeListSchema = z.object({ version: z.literal(1), types: z.array(featureTypeEntrySchema) });
+export type FeatureTypeList = z.infer<typeof featureTypeListSchema>;
 export const featureSearchResultSchema = z.object({ features: z.array(featureSchema), total: z.number().int() });
 
 /** `query` matches name or description; `project`, `type`, `state` take Unleash's `IS:value` or a plain value. */
@@ -58,6 +68,13 @@ const strategies = `${feature}/environments/:environment/strategies`;
 
 export const featuresContract = c.router(
   {
+    listTypes: {
+      method: "GET",
+      path: "/feature-types",
+      summary: "List the flag types",
+      description: "Each flag type with its expected lifetime in days, after which its flags count as potentially stale.",
+      responses: { 200: featureTypeListSchema, ...errorResponses(401) },
+    },
     listInProject: {
       method: "GET",
       path: "/projects/:projectId/features",

@@ -7,6 +7,7 @@ import { isUrlFriendly } from "./feature-naming.js";
 import type { FeatureDocument } from "./feature-model.js";
 import { toFeatureEnvironmentResponse, toStrategyResponse } from "./feature-response.js";
 import type { FeatureService } from "./feature-service.js";
+import { featureTypeList } from "./feature-types.js";
 import type { FlagProjects } from "./flag-projects.js";
 import { NotFoundError, ValidationError } from "@vexil/errors";
 
@@ -30,6 +31,10 @@ export function featureRoutes({
   const view = (doc: FeatureDocument, userId: number): Promise<Feature> => features.toResponse(doc, { userId });
 
   mountContract(router, adminContract.features, {
+    listTypes: async ({ req }) => {
+      access.assert(req, permissions.read);
+      return { status: 200, body: featureTypeList() };
+    },
     listInProject: async ({ params, req }) => {
       const actor = access.assert(req, permissions.read, { project: params.projectId });
       await projects.get(params.projectId);
