@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectJson as json, startTestSystem, type ApiInit, type TestSystem } from "../src/harness.js";
+import { waitFor } from "../src/servers.js";
 
 /**
  * Where the admin slices meet, end to end through the gateway: project members, change-request
@@ -144,99 +145,101 @@ describe("segments used by pending change requests", () => {
   });
 });
 
-describe("changes that do not come from a person, against an environment that requires change requests", () => {
-  const P = "guarded";
-  const flag = "guarded-kill-switch";
-  beforeAll(async () => {
-    await json(await api("/api/admin/projects", { method: "POST", body: { id: P, name: "Guarded" } }), 201);
-    for (const name of [flag, "guarded-parent"])
-      await json(await api(`/api/admin/projects/${P}/features`, { method: "POST", body: { name } }), 201);
-    await json(await api(`/api/admin/projects/${P}/features/${flag}/environments/production/on`, { method: "POST" }), 200);
-    await json(
-      await api(`/api/admin/projects/${P}/environments/production/change-requests/config`, {
-        method: "PUT",
-        body: { changeRequestsEnabled: true },
-      }),
-      204,
-    );
-  });
-  const productionEnabled = async () =>
-    (await json(await api(`/api/admin/projects/${P}/features/${flag}`), 200)).environments.find(
-      (e: { name: string }) => e.name === "production",
-    ).enabled;
-
-  it("refuses an action's flag flip like a person's, and logs the action as failed with the reason", async () => {
-    const endpoint = await json(await api("/api/admin/signal-endpoints", { method: "POST", body: { name: "guarded-alerts" } }), 201);
-    const { token } = await json(
-      await api(`/api/admin/signal-endpoints/${endpoint.id}/tokens`, { method: "POST", body: { name: "monitor" } }),
-      201,
-    );
-    const account = await json(
-      await api("/api/admin/service-account", { method: "POST", body: { username: "guard-bot", name: "Guard bot", rootRole: "Admin" } }),
-      201,
-    );
-    const set = await json(
-      await api(`/api/admin/projects/${P}/actions`, {
-        method: "POST",
-        body: {
-          name: "Kill switch",
-          enabled: true,
-          actorId: account.id,
-          match: { source: "signal-endpoint", sourceId: endpoint.id, payload: {} },
-          actions: [
-            { action: "TOGGLE_FEATURE_OFF", sortOrder: 1, executionParams: { project: P, featureName: flag, environment: "production" } },
-          ],
-        },
-      }),
-      201,
-    );
-
-    const sent = await fetch(`${vexil.url}/api/signal-endpoint/guarded-alerts`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ alert: "firing" }),
+/** In `default` and in a project created while Vexil runs; each project's flags and the things acting on them carry its name. */
+describe.each(["default", "guarded"])(
+  "changes that do not come from a person, against an environment of project %s that requires change requests",
+  (P) => {
+    const flag = `${P}-kill-switch`;
+    const parent = `${P}-parent`;
+    beforeAll(async () => {
+      if (P !== "default") await vexil.createProject(P);
+      for (const name of [flag, parent])
+        await json(await api(`/api/admin/projects/${P}/features`, { method: "POST", body: { name } }), 201);
+      await json(await api(`/api/admin/projects/${P}/features/${flag}/environments/production/on`, { method: "POST" }), 200);
+      await json(
+        await api(`/api/admin/projects/${P}/environments/production/change-requests/config`, {
+          method: "PUT",
+          body: { changeRequestsEnabled: true },
+        }),
+        204,
+      );
     });
-    expect(sent.status).toBe(202);
-    let runs: { state: string; actionSet: { actions: { state: string; details?: string }[] } }[] = [];
-    for (const until = Date.now() + 5000; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
-      runs = (await json(await api(`/api/admin/projects/${P}/actions/${set.id}/events`), 200)).actionSetEvents;
-      if (runs[0] && runs[0].state !== "started") break;
-    }
-    expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ state: "failed" });
-    expect(runs[0]!.actionSet.actions[0]).toMatchObject({
-      state: "failed",
-      details: expect.stringMatching(/Change requests are enabled for environment production/),
-    });
-    expect(await productionEnabled()).toBe(true);
-  });
+    const productionEnabled = async () =>
+      (await json(await api(`/api/admin/projects/${P}/features/${flag}`), 200)).environments.find(
+        (e: { name: string }) => e.name === "production",
+      ).enabled;
 
-  it("lets dependencies and global segments change directly: neither belongs to an environment", async () => {
-    await json(
-      await api(`/api/admin/projects/${P}/features/${flag}/dependencies`, { method: "POST", body: { feature: "guarded-parent" } }),
-      200,
-    );
-    expect((await json(await api(`/api/admin/projects/${P}/features/${flag}`), 200)).dependencies).toEqual([
-      expect.objectContaining({ feature: "guarded-parent" }),
-    ]);
-    const segment = await json(await api("/api/admin/segments", { method: "POST", body: { name: "guarded-users", constraints: [] } }), 201);
-    const strategy = await json(
-      await api(`/api/admin/projects/${P}/features/guarded-parent/environments/development/strategies`, {
+    it("refuses an action's flag flip like a person's, and logs the action as failed with the reason", async () => {
+      const endpoint = await json(await api("/api/admin/signal-endpoints", { method: "POST", body: { name: `${P}-alerts` } }), 201);
+      const { token } = await json(
+        await api(`/api/admin/signal-endpoints/${endpoint.id}/tokens`, { method: "POST", body: { name: "monitor" } }),
+        201,
+      );
+      const account = await json(
+        await api("/api/admin/service-account", { method: "POST", body: { username: `${P}-bot`, name: "Guard bot", rootRole: "Admin" } }),
+        201,
+      );
+      const set = await json(
+        await api(`/api/admin/projects/${P}/actions`, {
+          method: "POST",
+          body: {
+            name: "Kill switch",
+            enabled: true,
+            actorId: account.id,
+            match: { source: "signal-endpoint", sourceId: endpoint.id, payload: {} },
+            actions: [
+              { action: "TOGGLE_FEATURE_OFF", sortOrder: 1, executionParams: { project: P, featureName: flag, environment: "production" } },
+            ],
+          },
+        }),
+        201,
+      );
+
+      const sent = await fetch(`${vexil.url}/api/signal-endpoint/${P}-alerts`, {
         method: "POST",
-        body: { name: "default", segments: [segment.id] },
-      }),
-      200,
-    );
-    expect(strategy.segments).toEqual([segment.id]);
-    await json(
-      await api(`/api/admin/segments/${segment.id}`, {
-        method: "PUT",
-        body: { name: "guarded-users", constraints: [{ contextName: "userId", operator: "IN", values: ["1"] }] },
-      }),
-      204,
-    );
-  });
-});
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ alert: "firing" }),
+      });
+      expect(sent.status).toBe(202);
+      let runs: { state: string; actionSet: { actions: { state: string; details?: string }[] } }[] = [];
+      const finished = await waitFor(async () => {
+        runs = (await json(await api(`/api/admin/projects/${P}/actions/${set.id}/events`), 200)).actionSetEvents;
+        return runs[0] !== undefined && runs[0].state !== "started";
+      }, 60_000);
+      expect(finished, JSON.stringify(runs)).toBe(true);
+      expect(runs).toHaveLength(1);
+      expect(runs[0]).toMatchObject({ state: "failed" });
+      expect(runs[0]!.actionSet.actions[0]).toMatchObject({
+        state: "failed",
+        details: expect.stringMatching(/Change requests are enabled for environment production/),
+      });
+      expect(await productionEnabled()).toBe(true);
+    });
+
+    it("lets dependencies and global segments change directly: neither belongs to an environment", async () => {
+      await json(await api(`/api/admin/projects/${P}/features/${flag}/dependencies`, { method: "POST", body: { feature: parent } }), 200);
+      expect((await json(await api(`/api/admin/projects/${P}/features/${flag}`), 200)).dependencies).toEqual([
+        expect.objectContaining({ feature: parent }),
+      ]);
+      const segment = await json(await api("/api/admin/segments", { method: "POST", body: { name: `${P}-users`, constraints: [] } }), 201);
+      const strategy = await json(
+        await api(`/api/admin/projects/${P}/features/${parent}/environments/development/strategies`, {
+          method: "POST",
+          body: { name: "default", segments: [segment.id] },
+        }),
+        200,
+      );
+      expect(strategy.segments).toEqual([segment.id]);
+      await json(
+        await api(`/api/admin/segments/${segment.id}`, {
+          method: "PUT",
+          body: { name: `${P}-users`, constraints: [{ contextName: "userId", operator: "IN", values: ["1"] }] },
+        }),
+        204,
+      );
+    });
+  },
+);
 
 describe("collaborators' avatars", () => {
   it("shows a person's Gravatar from their email, and none for an API token", async () => {

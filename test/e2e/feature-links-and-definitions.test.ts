@@ -16,9 +16,7 @@ let vexil: TestSystem;
 beforeAll(async () => {
   vexil = await startTestSystem();
   await call("/api/admin/projects", { method: "POST", body: { id: "other", name: "Other" } }, 201);
-  for (const name of ["parent", "child", "second-child", "loner", "lifecycle-flag"]) {
-    await call("/api/admin/projects/default/features", { method: "POST", body: { name } }, 201);
-  }
+  await call("/api/admin/projects/default/features", { method: "POST", body: { name: "definitions-flag" } }, 201);
   await call("/api/admin/projects/other/features", { method: "POST", body: { name: "elsewhere" } }, 201);
 });
 afterAll(() => vexil.stop());
@@ -26,7 +24,6 @@ afterAll(() => vexil.stop());
 type Init = Parameters<TestSystem["api"]>[1];
 const call = <T>(path: string, init: Init, status: number, schema?: z.ZodType<T>) => vexil.expectStatus(path, init, status, schema);
 const expectError = (path: string, init: Init, status: number, name: string) => vexil.expectError(path, init, status, name);
-const feature = (name: string, project = "default") => call(`/api/admin/projects/${project}/features/${name}`, {}, 200, featureSchema);
 const flagPath = (name: string, project = "default") => `/api/admin/projects/${project}/features/${name}`;
 
 describe("custom strategy definitions", () => {
@@ -56,7 +53,7 @@ describe("custom strategy definitions", () => {
 
   it("refuses to delete it while a flag uses it (409), then deletes it", async () => {
     const strategy = (await call(
-      `${flagPath("loner")}/environments/development/strategies`,
+      `${flagPath("definitions-flag")}/environments/development/strategies`,
       {
         method: "POST",
         body: { name: "percentageOfTenants", parameters: { tenants: "a,b" } },
@@ -66,7 +63,7 @@ describe("custom strategy definitions", () => {
     const before = await list();
     await expectError("/api/admin/strategies/percentageOfTenants", { method: "DELETE" }, 409, "NameExistsError");
     expect(await list()).toEqual(before);
-    await call(`${flagPath("loner")}/environments/development/strategies/${strategy.id}`, { method: "DELETE" }, 200);
+    await call(`${flagPath("definitions-flag")}/environments/development/strategies/${strategy.id}`, { method: "DELETE" }, 200);
     await call("/api/admin/strategies/percentageOfTenants", { method: "DELETE" }, 200);
     await expectError("/api/admin/strategies/percentageOfTenants", {}, 404, "NotFoundError");
   });
@@ -152,7 +149,7 @@ describe("context fields", () => {
     );
     const strategy = { name: "default", constraints: [{ contextName: "tenant", operator: "IN", values: ["initech"] }] };
     await expectError(
-      `${flagPath("loner")}/environments/development/strategies`,
+      `${flagPath("definitions-flag")}/environments/development/strategies`,
       { method: "POST", body: strategy },
       400,
       "ValidationError",
@@ -186,131 +183,155 @@ describe("context fields", () => {
   });
 });
 
-describe("dependencies", () => {
-  it("adds a parent: children on the parent, dependencies on the child", async () => {
-    await call(`${flagPath("child")}/dependencies`, { method: "POST", body: { feature: "parent", variants: ["blue"] } }, 200);
-    expect((await feature("child")).dependencies).toEqual([{ feature: "parent", enabled: true, variants: ["blue"] }]);
-    expect((await feature("parent")).children).toEqual(["child"]);
-    expect(await call("/api/admin/projects/default/dependencies", {}, 200, z.boolean())).toBe(true);
-    expect(await call("/api/admin/projects/other/dependencies", {}, 200, z.boolean())).toBe(false);
+/**
+ * Dependencies and lifecycles run in `default` and in a project created while Vexil runs; each
+ * project's flags carry its name (flag names are unique across projects).
+ */
+describe.each(["default", "links-fresh"])("flags in project %s", (project) => {
+  const n = (name: string) => (project === "default" ? name : `${project}-${name}`);
+  const flagPath = (name: string, inProject = project) => `/api/admin/projects/${inProject}/features/${name}`;
+  const feature = (name: string) => call(flagPath(name), {}, 200, featureSchema);
+  beforeAll(async () => {
+    if (project !== "default") await vexil.createProject(project);
+    for (const name of ["parent", "child", "second-child", "loner", "lifecycle-flag"]) {
+      await call(`/api/admin/projects/${project}/features`, { method: "POST", body: { name: n(name) } }, 201);
+    }
   });
 
-  it("drops variants when the parent must be disabled, and replaces the earlier parent", async () => {
-    await call(
-      `${flagPath("second-child")}/dependencies`,
-      { method: "POST", body: { feature: "parent", enabled: false, variants: ["blue"] } },
-      200,
-    );
-    expect((await feature("second-child")).dependencies).toEqual([{ feature: "parent", enabled: false, variants: [] }]);
+  describe("dependencies", () => {
+    it("adds a parent: children on the parent, dependencies on the child", async () => {
+      await call(`${flagPath(n("child"))}/dependencies`, { method: "POST", body: { feature: n("parent"), variants: ["blue"] } }, 200);
+      expect((await feature(n("child"))).dependencies).toEqual([{ feature: n("parent"), enabled: true, variants: ["blue"] }]);
+      expect((await feature(n("parent"))).children).toEqual([n("child")]);
+      expect(await call(`/api/admin/projects/${project}/dependencies`, {}, 200, z.boolean())).toBe(true);
+      expect(await call("/api/admin/projects/other/dependencies", {}, 200, z.boolean())).toBe(false);
+    });
+
+    it("drops variants when the parent must be disabled, and replaces the earlier parent", async () => {
+      await call(
+        `${flagPath(n("second-child"))}/dependencies`,
+        { method: "POST", body: { feature: n("parent"), enabled: false, variants: ["blue"] } },
+        200,
+      );
+      expect((await feature(n("second-child"))).dependencies).toEqual([{ feature: n("parent"), enabled: false, variants: [] }]);
+    });
+
+    it.each([
+      ["itself", n("child"), { feature: n("child") }],
+      ["a flag of another project", n("loner"), { feature: "elsewhere" }],
+      ["an unknown flag", n("loner"), { feature: "ghost" }],
+      ["a parent that has a parent (no chains, no cycles)", n("loner"), { feature: n("child") }],
+      ["a child for a flag that has children", n("parent"), { feature: n("loner") }],
+      ["variants that are not strings", n("loner"), { feature: n("parent"), variants: [1] }],
+    ])("400 for %s, nothing changed", async (_case, child, body) => {
+      const before = await feature(child);
+      await expectError(`${flagPath(child)}/dependencies`, { method: "POST", body }, 400, "ValidationError");
+      expect((await feature(child)).dependencies).toEqual(before.dependencies);
+    });
+
+    it("401, 403, 404, 413 and 415", async () => {
+      const body = { feature: n("parent") };
+      await expectError(`${flagPath(n("loner"))}/dependencies`, { method: "POST", token: null, body }, 401, "AuthenticationRequired");
+      await expectError(`${flagPath(n("loner"))}/dependencies`, { method: "POST", token: vexil.tokens.client, body }, 403, "NoAccessError");
+      await expectError(`${flagPath("ghost")}/dependencies`, { method: "POST", body }, 404, "NotFoundError");
+      await expectError(`${flagPath(n("loner"), "other")}/dependencies`, { method: "POST", body }, 404, "NotFoundError");
+      await expectError(`${flagPath(n("loner"))}/dependencies`, { method: "POST", body: oversize(body) }, 413, "ContentTooLarge");
+      await expectError(`${flagPath(n("loner"))}/dependencies`, plainTextRequest("POST"), 415, "ContentTypeerror");
+      expect((await feature(n("loner"))).dependencies).toEqual([]);
+    });
+
+    it("validates archiving (endpoint 16)", async () => {
+      const validate = (features: string[]) =>
+        call(`/api/admin/projects/${project}/archive/validate`, { method: "POST", body: { features } }, 200, validateArchiveResponseSchema);
+      expect(await validate([n("parent")])).toEqual({ parentsWithChildFeatures: [n("parent")], hasDeletedDependencies: true });
+      expect(await validate([n("parent"), n("child"), n("second-child")])).toEqual({
+        parentsWithChildFeatures: [],
+        hasDeletedDependencies: true,
+      });
+      expect(await validate([n("loner")])).toEqual({ parentsWithChildFeatures: [], hasDeletedDependencies: false });
+      await expectError(
+        `/api/admin/projects/${project}/archive/validate`,
+        { method: "POST", body: { features: n("parent") } },
+        400,
+        "ValidationError",
+      );
+      await expectError(
+        `/api/admin/projects/${project}/archive/validate`,
+        { method: "POST", token: null, body: { features: [] } },
+        401,
+        "AuthenticationRequired",
+      );
+      await expectError(
+        `/api/admin/projects/${project}/archive/validate`,
+        { method: "POST", token: vexil.tokens.client, body: { features: [] } },
+        403,
+        "NoAccessError",
+      );
+      await expectError(`/api/admin/projects/${project}/archive/validate`, plainTextRequest("POST"), 415, "ContentTypeerror");
+      await expectError("/api/admin/projects/nope/archive/validate", { method: "POST", body: { features: [] } }, 404, "NotFoundError");
+    });
+
+    it("removes one parent, 404 for a parent it does not have, and removes all", async () => {
+      await expectError(`${flagPath(n("child"))}/dependencies/${n("loner")}`, { method: "DELETE" }, 404, "NotFoundError");
+      await call(`${flagPath(n("child"))}/dependencies/${n("parent")}`, { method: "DELETE" }, 200);
+      expect((await feature(n("child"))).dependencies).toEqual([]);
+      await call(`${flagPath(n("second-child"))}/dependencies`, { method: "DELETE" }, 200);
+      expect((await feature(n("second-child"))).dependencies).toEqual([]);
+      expect((await feature(n("parent"))).children).toEqual([]);
+      const events = (await call(`/api/admin/events?feature=${n("child")}`, {}, 200)) as { events: { type: string }[] };
+      expect(events.events.map((e) => e.type)).toEqual(expect.arrayContaining(["feature-dependency-added", "feature-dependency-removed"]));
+    });
+
+    it("archiving a parent removes its children's dependency on it", async () => {
+      await call(`${flagPath(n("child"))}/dependencies`, { method: "POST", body: { feature: n("loner") } }, 200);
+      await call(`/api/admin/projects/${project}/archive`, { method: "POST", body: { features: [n("loner")] } }, 202).catch(async () =>
+        call(`${flagPath(n("loner"))}`, { method: "DELETE" }, 202),
+      );
+      await expect.poll(async () => (await feature(n("child"))).dependencies, { timeout: 30_000 }).toEqual([]);
+    });
   });
 
-  it.each([
-    ["itself", "child", { feature: "child" }],
-    ["a flag of another project", "loner", { feature: "elsewhere" }],
-    ["an unknown flag", "loner", { feature: "ghost" }],
-    ["a parent that has a parent (no chains, no cycles)", "loner", { feature: "child" }],
-    ["a child for a flag that has children", "parent", { feature: "loner" }],
-    ["variants that are not strings", "loner", { feature: "parent", variants: [1] }],
-  ])("400 for %s, nothing changed", async (_case, child, body) => {
-    const before = await feature(child);
-    await expectError(`${flagPath(child)}/dependencies`, { method: "POST", body }, 400, "ValidationError");
-    expect((await feature(child)).dependencies).toEqual(before.dependencies);
-  });
+  describe("lifecycle", () => {
+    const stages = async () =>
+      (await call(`${flagPath(n("lifecycle-flag"))}/lifecycle`, {}, 200, featureLifecycleSchema)).map((s) => s.stage);
 
-  it("401, 403, 404, 413 and 415", async () => {
-    const body = { feature: "parent" };
-    await expectError(`${flagPath("loner")}/dependencies`, { method: "POST", token: null, body }, 401, "AuthenticationRequired");
-    await expectError(`${flagPath("loner")}/dependencies`, { method: "POST", token: vexil.tokens.client, body }, 403, "NoAccessError");
-    await expectError(`${flagPath("ghost")}/dependencies`, { method: "POST", body }, 404, "NotFoundError");
-    await expectError(`${flagPath("loner", "other")}/dependencies`, { method: "POST", body }, 404, "NotFoundError");
-    await expectError(`${flagPath("loner")}/dependencies`, { method: "POST", body: oversize(body) }, 413, "ContentTooLarge");
-    await expectError(`${flagPath("loner")}/dependencies`, plainTextRequest("POST"), 415, "ContentTypeerror");
-    expect((await feature("loner")).dependencies).toEqual([]);
-  });
+    it("starts initial, moves to pre-live when enabled in development and live in production", async () => {
+      expect(await stages()).toEqual(["initial"]);
+      await call(`${flagPath(n("lifecycle-flag"))}/environments/development/on`, { method: "POST" }, 200);
+      expect(await stages()).toEqual(["initial", "pre-live"]);
+      await call(`${flagPath(n("lifecycle-flag"))}/environments/production/on`, { method: "POST" }, 200);
+      const lifecycle = await call(`${flagPath(n("lifecycle-flag"))}/lifecycle`, {}, 200, featureLifecycleSchema);
+      expect(lifecycle.map((s) => s.stage)).toEqual(["initial", "pre-live", "live"]);
+      for (const entry of lifecycle) expect(Date.parse(entry.enteredStageAt)).not.toBeNaN();
+      expect((await feature(n("lifecycle-flag"))).lifecycle?.stage).toBe("live");
+    });
 
-  it("validates archiving (endpoint 16)", async () => {
-    const validate = (features: string[]) =>
-      call("/api/admin/projects/default/archive/validate", { method: "POST", body: { features } }, 200, validateArchiveResponseSchema);
-    expect(await validate(["parent"])).toEqual({ parentsWithChildFeatures: ["parent"], hasDeletedDependencies: true });
-    expect(await validate(["parent", "child", "second-child"])).toEqual({ parentsWithChildFeatures: [], hasDeletedDependencies: true });
-    expect(await validate(["loner"])).toEqual({ parentsWithChildFeatures: [], hasDeletedDependencies: false });
-    await expectError(
-      "/api/admin/projects/default/archive/validate",
-      { method: "POST", body: { features: "parent" } },
-      400,
-      "ValidationError",
-    );
-    await expectError(
-      "/api/admin/projects/default/archive/validate",
-      { method: "POST", token: null, body: { features: [] } },
-      401,
-      "AuthenticationRequired",
-    );
-    await expectError(
-      "/api/admin/projects/default/archive/validate",
-      { method: "POST", token: vexil.tokens.client, body: { features: [] } },
-      403,
-      "NoAccessError",
-    );
-    await expectError("/api/admin/projects/default/archive/validate", plainTextRequest("POST"), 415, "ContentTypeerror");
-    await expectError("/api/admin/projects/nope/archive/validate", { method: "POST", body: { features: [] } }, 404, "NotFoundError");
-  });
+    it("marks complete with a status and back", async () => {
+      await call(
+        `${flagPath(n("lifecycle-flag"))}/lifecycle/complete`,
+        { method: "POST", body: { status: "kept", statusValue: "blue" } },
+        200,
+      );
+      const lifecycle = await call(`${flagPath(n("lifecycle-flag"))}/lifecycle`, {}, 200, featureLifecycleSchema);
+      expect(lifecycle.at(-1)).toMatchObject({ stage: "completed", status: "kept", statusValue: "blue" });
+      await call(`${flagPath(n("lifecycle-flag"))}/lifecycle/uncomplete`, { method: "POST" }, 200);
+      expect(await stages()).toEqual(["initial", "pre-live", "live"]);
+      const events = (await call(`/api/admin/events?feature=${n("lifecycle-flag")}`, {}, 200)) as { events: { type: string }[] };
+      expect(events.events.map((e) => e.type)).toEqual(expect.arrayContaining(["feature-completed", "feature-uncompleted"]));
+    });
 
-  it("removes one parent, 404 for a parent it does not have, and removes all", async () => {
-    await expectError(`${flagPath("child")}/dependencies/loner`, { method: "DELETE" }, 404, "NotFoundError");
-    await call(`${flagPath("child")}/dependencies/parent`, { method: "DELETE" }, 200);
-    expect((await feature("child")).dependencies).toEqual([]);
-    await call(`${flagPath("second-child")}/dependencies`, { method: "DELETE" }, 200);
-    expect((await feature("second-child")).dependencies).toEqual([]);
-    expect((await feature("parent")).children).toEqual([]);
-    const events = (await call("/api/admin/events?feature=child", {}, 200)) as { events: { type: string }[] };
-    expect(events.events.map((e) => e.type)).toEqual(expect.arrayContaining(["feature-dependency-added", "feature-dependency-removed"]));
-  });
-
-  it("archiving a parent removes its children's dependency on it", async () => {
-    await call(`${flagPath("child")}/dependencies`, { method: "POST", body: { feature: "loner" } }, 200);
-    await call("/api/admin/projects/default/archive", { method: "POST", body: { features: ["loner"] } }, 202).catch(async () =>
-      call(`${flagPath("loner")}`, { method: "DELETE" }, 202),
-    );
-    await expect.poll(async () => (await feature("child")).dependencies, { timeout: 2000 }).toEqual([]);
-  });
-});
-
-describe("lifecycle", () => {
-  const stages = async () => (await call(`${flagPath("lifecycle-flag")}/lifecycle`, {}, 200, featureLifecycleSchema)).map((s) => s.stage);
-
-  it("starts initial, moves to pre-live when enabled in development and live in production", async () => {
-    expect(await stages()).toEqual(["initial"]);
-    await call(`${flagPath("lifecycle-flag")}/environments/development/on`, { method: "POST" }, 200);
-    expect(await stages()).toEqual(["initial", "pre-live"]);
-    await call(`${flagPath("lifecycle-flag")}/environments/production/on`, { method: "POST" }, 200);
-    const lifecycle = await call(`${flagPath("lifecycle-flag")}/lifecycle`, {}, 200, featureLifecycleSchema);
-    expect(lifecycle.map((s) => s.stage)).toEqual(["initial", "pre-live", "live"]);
-    for (const entry of lifecycle) expect(Date.parse(entry.enteredStageAt)).not.toBeNaN();
-    expect((await feature("lifecycle-flag")).lifecycle?.stage).toBe("live");
-  });
-
-  it("marks complete with a status and back", async () => {
-    await call(`${flagPath("lifecycle-flag")}/lifecycle/complete`, { method: "POST", body: { status: "kept", statusValue: "blue" } }, 200);
-    const lifecycle = await call(`${flagPath("lifecycle-flag")}/lifecycle`, {}, 200, featureLifecycleSchema);
-    expect(lifecycle.at(-1)).toMatchObject({ stage: "completed", status: "kept", statusValue: "blue" });
-    await call(`${flagPath("lifecycle-flag")}/lifecycle/uncomplete`, { method: "POST" }, 200);
-    expect(await stages()).toEqual(["initial", "pre-live", "live"]);
-    const events = (await call("/api/admin/events?feature=lifecycle-flag", {}, 200)) as { events: { type: string }[] };
-    expect(events.events.map((e) => e.type)).toEqual(expect.arrayContaining(["feature-completed", "feature-uncompleted"]));
-  });
-
-  it("refuses a bad status (400), unknown flags (404), 401, 403, 413, 415, lifecycle unchanged", async () => {
-    const before = await stages();
-    const path = `${flagPath("lifecycle-flag")}/lifecycle/complete`;
-    await expectError(path, { method: "POST", body: { status: "bogus" } }, 400, "ValidationError");
-    await expectError(`${flagPath("ghost")}/lifecycle/complete`, { method: "POST", body: { status: "kept" } }, 404, "NotFoundError");
-    await expectError(`${flagPath("ghost")}/lifecycle`, {}, 404, "NotFoundError");
-    await expectError(path, { method: "POST", token: null, body: { status: "kept" } }, 401, "AuthenticationRequired");
-    await expectError(path, { method: "POST", token: vexil.tokens.client, body: { status: "kept" } }, 403, "NoAccessError");
-    await expectError(path, { method: "POST", body: oversize({ status: "kept" }) }, 413, "ContentTooLarge");
-    await expectError(path, plainTextRequest("POST"), 415, "ContentTypeerror");
-    expect(await stages()).toEqual(before);
+    it("refuses a bad status (400), unknown flags (404), 401, 403, 413, 415, lifecycle unchanged", async () => {
+      const before = await stages();
+      const path = `${flagPath(n("lifecycle-flag"))}/lifecycle/complete`;
+      await expectError(path, { method: "POST", body: { status: "bogus" } }, 400, "ValidationError");
+      await expectError(`${flagPath("ghost")}/lifecycle/complete`, { method: "POST", body: { status: "kept" } }, 404, "NotFoundError");
+      await expectError(`${flagPath("ghost")}/lifecycle`, {}, 404, "NotFoundError");
+      await expectError(path, { method: "POST", token: null, body: { status: "kept" } }, 401, "AuthenticationRequired");
+      await expectError(path, { method: "POST", token: vexil.tokens.client, body: { status: "kept" } }, 403, "NoAccessError");
+      await expectError(path, { method: "POST", body: oversize({ status: "kept" }) }, 413, "ContentTooLarge");
+      await expectError(path, plainTextRequest("POST"), 415, "ContentTypeerror");
+      expect(await stages()).toEqual(before);
+    });
   });
 });
 

@@ -18,6 +18,7 @@ beforeAll(async () => {
   vexil = await startTestSystem();
   await call("/api/admin/projects", { method: "POST", body: { id: "shop", name: "Shop" } }, 201);
   await call("/api/admin/projects/default/features", { method: "POST", body: { name: "checkout" } }, 201);
+  await call("/api/admin/projects/shop/features", { method: "POST", body: { name: "shop-checkout" } }, 201);
 });
 afterAll(() => vexil.stop());
 
@@ -337,32 +338,36 @@ describe("tags (endpoint 18)", () => {
   });
 });
 
-describe("feature tags", () => {
-  const featureTags = () => call("/api/admin/features/checkout/tags", {}, 200, tagListSchema);
+/** Tags on a flag in `default` and on one in a project created while Vexil runs. */
+describe.each([
+  { project: "default", flag: "checkout" },
+  { project: "shop", flag: "shop-checkout" },
+])("feature tags on a flag in project $project", ({ project, flag }) => {
+  const featureTags = () => call(`/api/admin/features/${flag}/tags`, {}, 200, tagListSchema);
 
   it("adds (creating the tag), lists, bulk-updates and removes", async () => {
     expect(
-      tagSchema.parse(await call("/api/admin/features/checkout/tags", { method: "POST", body: { type: "simple", value: "web" } }, 201)),
+      tagSchema.parse(await call(`/api/admin/features/${flag}/tags`, { method: "POST", body: { type: "simple", value: "web" } }, 201)),
     ).toEqual({
       type: "simple",
       value: "web",
     });
     expect((await listAllTags()).tags).toContainEqual({ type: "simple", value: "web" });
     const updated = await call(
-      "/api/admin/features/checkout/tags",
+      `/api/admin/features/${flag}/tags`,
       { method: "PUT", body: { addedTags: [{ type: "simple", value: "mobile" }], removedTags: [{ type: "simple", value: "web" }] } },
       200,
       tagListSchema,
     );
     expect(updated.tags).toEqual([{ type: "simple", value: "mobile" }]);
-    const feature = await call("/api/admin/projects/default/features/checkout", {}, 200);
+    const feature = await call(`/api/admin/projects/${project}/features/${flag}`, {}, 200);
     expect((feature as { tags: unknown }).tags).toEqual([{ type: "simple", value: "mobile" }]);
-    await call("/api/admin/features/checkout/tags/simple/mobile", { method: "DELETE" }, 200);
+    await call(`/api/admin/features/${flag}/tags/simple/mobile`, { method: "DELETE" }, 200);
     expect((await featureTags()).tags).toEqual([]);
   });
 
   it("records feature-tagged and feature-untagged events", async () => {
-    const events = (await call("/api/admin/events?feature=checkout", {}, 200)) as { events: { type: string }[] };
+    const events = (await call(`/api/admin/events?feature=${flag}`, {}, 200)) as { events: { type: string }[] };
     const types = events.events.map((e) => e.type);
     expect(types).toEqual(expect.arrayContaining(["feature-tagged", "feature-untagged"]));
   });
@@ -372,13 +377,13 @@ describe("feature tags", () => {
     await expectError("/api/admin/features/nope/tags", { method: "POST", body: { type: "simple", value: "web" } }, 404, "NotFoundError");
     const before = await featureTags();
     await expectError(
-      "/api/admin/features/checkout/tags",
+      `/api/admin/features/${flag}/tags`,
       { method: "POST", body: { type: "ghost", value: "web" } },
       400,
       "ValidationError",
     );
     await expectError(
-      "/api/admin/features/checkout/tags",
+      `/api/admin/features/${flag}/tags`,
       {
         method: "PUT",
         body: {
