@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestSystem, type ApiInit, type TestSystem } from "../src/harness.js";
+import { waitFor } from "../src/servers.js";
 
 /**
  * The permission matrix: each kind of caller against each surface and a sample of admin endpoints.
@@ -65,10 +66,8 @@ beforeAll(async () => {
   // A flag makes the admin publish the development snapshot, so the SDK surfaces answer 200.
   const flag = await vexil.api("/api/admin/projects/default/features", { method: "POST", body: { name: "matrix-flag" } });
   expect(flag.status).toBeLessThan(300);
-  const deadline = Date.now() + 5000;
-  while ((await vexil.api("/api/frontend", { token: vexil.tokens.frontend })).status !== 200 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const published = await waitFor(async () => (await vexil.api("/api/frontend", { token: vexil.tokens.frontend })).status === 200, 60_000);
+  expect(published, "the frontend API never answered 200").toBe(true);
   const admin = await signIn("matrix-admin", "Admin");
   const editor = await signIn("matrix-editor", "Editor");
   const viewer = await signIn("matrix-viewer", "Viewer");

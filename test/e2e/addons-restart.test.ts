@@ -72,7 +72,8 @@ describe.skipIf(!available)("addon delivery across a killed and restarted delive
     const delivered = await waitFor(async () => receiver.answered("/restart").length >= 20, 60_000, 50);
     expect(delivered, vexil.process.output().slice(-4000)).toBe(true);
     expect(vexil.process.servicePid("addon-delivery")).not.toBe(killed);
-    await new Promise((r) => setTimeout(r, 300));
+    // Nothing is left to deliver once JetStream has every event acked: a duplicate would have come by then.
+    expect(await waitFor(consumerCaughtUp, 60_000, 50)).toBe(true);
 
     const answered = receiver.answered("/restart");
     const answeredBodies = answered.map((r) => JSON.parse(r.body));

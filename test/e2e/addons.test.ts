@@ -22,7 +22,7 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const waitLong = { timeout: 10_000, interval: 25 };
+const waitLong = { timeout: 30_000, interval: 25 };
 let flagCounter = 0;
 const uniqueFlag = (prefix: string) => `${prefix}-${++flagCounter}-${Date.now()}`;
 

@@ -12,7 +12,7 @@ let sdk: Unleash | undefined;
 const password = "Apps-passw0rd!";
 
 /** Polls until `read` stops throwing (the SDK notices reach the admin in batches each second). */
-async function eventually<T>(read: () => Promise<T>, timeoutMs = 5000): Promise<T> {
+async function eventually<T>(read: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -231,7 +231,7 @@ function pickVariant({ name, enabled, feature_enabled, payload }: ExpectedVarian
 async function waitForSnapshot(clientToken: string): Promise<void> {
   const events = (await (await vexil.api("/api/admin/events?limit=1")).json()) as { events: Array<{ id: number }> };
   const latest = events.events[0]?.id ?? 0;
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const res = await vexil.api("/api/client/features", { token: clientToken });
     const revision = res.ok ? ((await res.json()) as { meta: { revisionId: number } }).meta.revisionId : -1;

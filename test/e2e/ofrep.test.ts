@@ -169,7 +169,7 @@ describe("OFREP over HTTP", () => {
           body: { context: { targetingKey: "alice" } },
         });
         return res.status === 200;
-      }, 10_000),
+      }, 30_000),
     ).toBe(true);
     await call(`/api/admin/projects/default/features/${flags.off}/environments/development/off`, { method: "POST" });
   });

@@ -105,7 +105,7 @@ describe("Prometheus metrics of `npm start` (the compiled gateway)", () => {
     try {
       const opened = await waitFor(
         async () => valueOf((await scrape(metricsUrl())).families, "vexil_sdk_streaming_connections") === 1,
-        10_000,
+        30_000,
       );
       expect(opened).toBe(true);
       const before = await scrape(metricsUrl());
@@ -118,7 +118,7 @@ describe("Prometheus metrics of `npm start` (the compiled gateway)", () => {
           valueOf(now, "vexil_snapshot_revision", { environment: "development" }) > revision &&
           valueOf(now, "vexil_snapshot_apply_lag_seconds") > lagCount
         );
-      }, 10_000);
+      }, 30_000);
       expect(moved).toBe(true);
       const now = (await scrape(metricsUrl())).families;
       expect(valueOf(now, "vexil_snapshot_published_revision", { environment: "development" })).toBe(
@@ -128,7 +128,7 @@ describe("Prometheus metrics of `npm start` (the compiled gateway)", () => {
     } finally {
       stream.abort();
     }
-    expect(await waitFor(async () => valueOf((await scrape(metricsUrl())).families, "vexil_sdk_streaming_connections") === 0, 10_000)).toBe(
+    expect(await waitFor(async () => valueOf((await scrape(metricsUrl())).families, "vexil_sdk_streaming_connections") === 0, 30_000)).toBe(
       true,
     );
   });
@@ -193,7 +193,7 @@ describe.skipIf(!clusterAvailable)("Prometheus metrics of `npm run start:cluster
 
     const frontendEval = (await scrape(service(2))).families;
     expect(frontendEval.has("vexil_sdk_streaming_connections")).toBe(true);
-    expect(await waitFor(async () => valueOf((await scrape(service(2))).families, "vexil_snapshot_apply_lag_seconds") > 0, 10_000)).toBe(
+    expect(await waitFor(async () => valueOf((await scrape(service(2))).families, "vexil_snapshot_apply_lag_seconds") > 0, 30_000)).toBe(
       true,
     );
 

@@ -50,16 +50,16 @@ describe("open streams and their tokens", () => {
   it("ends the stream when its token is deleted, and refuses the reconnect", async () => {
     const token = await createClientToken("streamer");
     const stream = await openStream(token);
-    await expect.poll(() => stream.text(), { timeout: 10_000 }).toContain("unleash-connected");
+    await expect.poll(() => stream.text(), { timeout: 60_000 }).toContain("unleash-connected");
     const deletedAt = performance.now();
     const deleted = await fetch(`${vexil.url}/api/admin/api-tokens/${encodeURIComponent(token)}`, {
       method: "DELETE",
       headers: { authorization: admin },
     });
     expect(deleted.status).toBe(200);
-    const endedAt = await withinMs(stream.ended, 5000);
+    const endedAt = await withinMs(stream.ended, 30_000);
     await stream.cancel();
-    expect(endedAt, "the stream was still open 5 s after its token was deleted").toBeDefined();
+    expect(endedAt, "the stream was still open 30 s after its token was deleted").toBeDefined();
     console.log(`stream ended ${(endedAt! - deletedAt).toFixed(0)} ms after its token was deleted`);
     const again = await fetch(`${vexil.url}/api/client/streaming`, { headers: { authorization: token } });
     expect(again.status).toBe(401);
@@ -67,10 +67,11 @@ describe("open streams and their tokens", () => {
   });
 
   it("ends the stream when its token expires, and refuses the reconnect", async () => {
-    const token = await createClientToken("short-lived", new Date(Date.now() + 4000).toISOString());
+    // Long enough for the stream to open first, even on a loaded machine.
+    const token = await createClientToken("short-lived", new Date(Date.now() + 15_000).toISOString());
     const stream = await openStream(token);
-    await expect.poll(() => stream.text(), { timeout: 10_000 }).toContain("unleash-connected");
-    const endedAt = await withinMs(stream.ended, 15_000);
+    await expect.poll(() => stream.text(), { timeout: 60_000 }).toContain("unleash-connected");
+    const endedAt = await withinMs(stream.ended, 60_000);
     await stream.cancel();
     expect(endedAt, "the stream outlived its token").toBeDefined();
     const again = await fetch(`${vexil.url}/api/client/streaming`, { headers: { authorization: token } });
@@ -81,14 +82,14 @@ describe("open streams and their tokens", () => {
   it("ends the stream when its token's expiry is moved, as the grant it was opened with changed", async () => {
     const token = await createClientToken("rescoped", new Date(Date.now() + 3_600_000).toISOString());
     const stream = await openStream(token);
-    await expect.poll(() => stream.text(), { timeout: 10_000 }).toContain("unleash-connected");
+    await expect.poll(() => stream.text(), { timeout: 60_000 }).toContain("unleash-connected");
     const changed = await fetch(`${vexil.url}/api/admin/api-tokens/${encodeURIComponent(token)}`, {
       method: "PUT",
       headers: { authorization: admin, "content-type": "application/json" },
       body: JSON.stringify({ expiresAt: new Date(Date.now() + 60_000).toISOString() }),
     });
     expect(changed.status, await changed.clone().text()).toBe(200);
-    expect(await withinMs(stream.ended, 5000), "the stream kept its old grant").toBeDefined();
+    expect(await withinMs(stream.ended, 30_000), "the stream kept its old grant").toBeDefined();
     await stream.cancel();
   });
 });

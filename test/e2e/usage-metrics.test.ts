@@ -158,7 +158,7 @@ describe("usage metrics", () => {
       const { data } = await (await call(`/api/admin/client-metrics/features/${flags.inFresh}/raw?hoursBack=1`)).json();
       const browser = data.find((entry: { appName: string }) => entry.appName === "usage-browser");
       return browser?.yes === 7 && browser.no === 2 && browser.variants.red === 4 && browser.variants.blue === 3;
-    }, 10_000);
+    }, 30_000);
     expect(seen).toBe(true);
   });
 

@@ -169,10 +169,16 @@ function spawnInGroup(args: string[], env: Record<string, string | undefined>): 
   };
 }
 
-/** Polls /ready (or /health) until it answers 200; false when the time is up or the process exited (a bad setting, a crash). */
+/** Whether the process (or a service of the cluster) could not listen because its port was taken. */
+const portTaken = (spawned: SpawnedProcess) => spawned.output().includes("EADDRINUSE");
+
+/**
+ * Polls /ready (or /health) until it answers 200; false when the time is up, the process exited (a
+ * bad setting, a crash) or its port was taken (the answer would then come from another process).
+ */
 async function untilReady(url: string, spawned: SpawnedProcess, timeoutMs: number, path = "/ready"): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  while (spawned.running() && Date.now() < deadline) {
+  while (spawned.running() && !portTaken(spawned) && Date.now() < deadline) {
     if (
       await fetch(`${url}${path}`).then(
         (res) => res.ok,
@@ -205,18 +211,31 @@ export async function startVexilProcess(options: VexilProcessOptions = {}): Prom
   const mode = options.mode ?? "single";
   if (mode === "single" && !existsSync(gatewayEntry)) throw new Error(missingBuildMessage);
   const ownDataDir = !options.dataDir;
-  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), "vexil-e2e-")));
-  const port = await freePortRange(mode === "cluster" ? 5 : 1);
+  let dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), "vexil-e2e-")));
   const args =
     mode === "single" ? [...(options.nodeArgs ?? []), gatewayEntry] : ["--import", "tsx", "--conditions=vexil-source", clusterEntry];
-  const spawned = spawnInGroup(args, { LOG_LEVEL: "info", ...options.env, PORT: String(port), DATA_DIR: dataDir });
+  let port: number;
+  let spawned: SpawnedProcess;
+  let ready: boolean;
+  for (let attempt = 1; ; attempt++) {
+    port = await freePortRange(mode === "cluster" ? 5 : 1);
+    spawned = spawnInGroup(args, { LOG_LEVEL: "info", ...options.env, PORT: String(port), DATA_DIR: dataDir });
+    ready = await untilReady(
+      `http://127.0.0.1:${port}`,
+      spawned,
+      options.readyTimeoutMs ?? (mode === "cluster" ? 240_000 : 120_000),
+      options.until === "live" ? "/health" : "/ready",
+    );
+    // Another process took a port between the check and the listen (tests start side by side):
+    // start again on other ports, from an empty data dir when it is this start's own.
+    if (ready || !portTaken(spawned) || attempt === 5) break;
+    await stopGroup(spawned);
+    if (ownDataDir) {
+      await rm(dataDir, { recursive: true, force: true });
+      dataDir = await mkdtemp(path.join(tmpdir(), "vexil-e2e-"));
+    }
+  }
   const url = `http://127.0.0.1:${port}`;
-  const ready = await untilReady(
-    url,
-    spawned,
-    options.readyTimeoutMs ?? (mode === "cluster" ? 240_000 : 120_000),
-    options.until === "live" ? "/health" : "/ready",
-  );
   let logKept = false;
   const keepLog = async () => {
     if (logKept) return;
