@@ -171,7 +171,7 @@ export const exportImportContract = c.router(
         "or flag limit violations) and the `warnings` (flags to be overwritten, archived flags skipped). Nothing is written.",
       body: importTogglesSchema,
       metadata: { requestExample: { project: "default", environment: "production", data: exampleExport } },
-      responses: { 200: importValidationSchema, ...errorResponses(400, 401, 403, 413, 415) },
+      responses: { 200: importValidationSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
     import: {
       method: "POST",
@@ -184,7 +184,7 @@ export const exportImportContract = c.router(
         "variant and on/off changes go into a change request draft instead of being applied.",
       body: importTogglesSchema,
       metadata: { requestExample: { project: "default", environment: "production", data: exampleExport } },
-      responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 413, 415) },
+      responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
   },
   routerOptions,
