@@ -136,6 +136,15 @@ describe("export from one Vexil, import into a fresh one", () => {
     expect(data.featureEnvironments.find((e: { name: string }) => e.name === "ei-variants").variants).toHaveLength(2);
   });
 
+  it("selects flags by tag (`type:value` or the value) and offers the export as a file", async () => {
+    for (const tag of ["team:checkout", "checkout"]) {
+      const res = await onSource("/api/admin/features-batch/export", { method: "POST", body: { environment, tag, downloadFile: true } });
+      expect(res.headers.get("content-disposition")).toBe('attachment; filename="export-development.json"');
+      const data = await json(res);
+      expect(data.features.map((f: { name: string }) => f.name).sort()).toEqual(["ei-targeted", "moved-targeted"]);
+    }
+  });
+
   it("validates, imports, and then answers every SDK exactly as the source does", async () => {
     for (const projectId of ["default", project]) {
       const data = await exportProject(projectId);
