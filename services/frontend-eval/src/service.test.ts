@@ -1,4 +1,4 @@
-import { gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTokenSecret, tokenDigest, type TokenGrant } from "@vexil/auth";
 import { createMemoryBus } from "@vexil/bus";
@@ -251,24 +251,38 @@ describe("frontend-eval service", () => {
       expect(prefixed.query.namePrefix).toBe("a");
     });
 
-    it("answers 304 to a matching If-None-Match and gzips when asked", async () => {
+    it("answers 304 to a matching If-None-Match and compresses with brotli or gzip when asked", async () => {
       const first = await get("/api/client/features", tokens.client);
       const etag = first.headers.get("etag") as string;
       expect((await get("/api/client/features", tokens.client, { "if-none-match": etag })).status).toBe(304);
       expect((await get("/api/client/features", tokens.client, { "if-none-match": '"other:1:v1"' })).status).toBe(200);
 
-      const raw = await new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
-        // fetch decompresses on its own; read the bytes with node:http to see the encoding.
-        import("node:http").then(({ get: httpGet }) =>
-          httpGet(`${server.url}/api/client/features`, { headers: { authorization: tokens.client, "accept-encoding": "gzip" } }, (res) => {
-            const chunks: Buffer[] = [];
-            res.on("data", (chunk: Buffer) => chunks.push(chunk));
-            res.on("end", () => resolve({ encoding: res.headers["content-encoding"], body: Buffer.concat(chunks) }));
-          }).on("error", reject),
-        );
-      });
-      expect(raw.encoding).toBe("gzip");
-      expect(JSON.parse(gunzipSync(raw.body).toString()).features).toHaveLength(4);
+      const raw = (acceptEncoding: string) =>
+        new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
+          // fetch decompresses on its own; read the bytes with node:http to see the encoding.
+          import("node:http").then(({ get: httpGet }) =>
+            httpGet(
+              `${server.url}/api/client/features`,
+              { headers: { authorization: tokens.client, "accept-encoding": acceptEncoding } },
+              (res) => {
+                const chunks: Buffer[] = [];
+                res.on("data", (chunk: Buffer) => chunks.push(chunk));
+                res.on("end", () => resolve({ encoding: res.headers["content-encoding"], body: Buffer.concat(chunks) }));
+              },
+            ).on("error", reject),
+          );
+        });
+      const gzipped = await raw("gzip");
+      expect(gzipped.encoding).toBe("gzip");
+      expect(JSON.parse(gunzipSync(gzipped.body).toString()).features).toHaveLength(4);
+      const brotli = await raw("gzip, deflate, br");
+      expect(brotli.encoding).toBe("br");
+      expect(JSON.parse(brotliDecompressSync(brotli.body).toString()).features).toHaveLength(4);
+      const brotliRefused = await raw("br;q=0, gzip");
+      expect(brotliRefused.encoding).toBe("gzip");
+      const plain = await raw("identity");
+      expect(plain.encoding).toBeUndefined();
+      expect(JSON.parse(plain.body.toString()).features).toHaveLength(4);
     });
 
     it("serves one flag, and 404 for unknown or out-of-scope ones", async () => {

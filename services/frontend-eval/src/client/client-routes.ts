@@ -10,7 +10,7 @@ import { grantOf } from "../request-scope.js";
 import type { EnvironmentSnapshot } from "../snapshots/environment-snapshot.js";
 import { environmentFor, eventsInScope, inScope, scopeFor, type FeatureScope } from "../snapshots/scope.js";
 import type { SnapshotHolder } from "../snapshots/snapshot-holder.js";
-import { featuresResponse, inlineSegmentsFor, matchesEtag } from "./features-response.js";
+import { featuresResponse, inlineSegmentsFor, matchesEtag, preferredCoding } from "./features-response.js";
 import { hydrationJson, type StreamingHub } from "./streaming-hub.js";
 
 /** The revision an SDK holds, from `If-None-Match: "<revision>"` (delta) or `Last-Event-ID`. */
@@ -65,12 +65,9 @@ export function clientRoutes({
         return;
       }
       res.setHeader("content-type", "application/json; charset=utf-8");
-      if (/\bgzip\b/.test(req.get("accept-encoding") ?? "")) {
-        res.setHeader("content-encoding", "gzip");
-        res.end(await response.gzip());
-      } else {
-        res.end(response.body);
-      }
+      const coding = preferredCoding(req.get("accept-encoding"));
+      if (coding !== "identity") res.setHeader("content-encoding", coding);
+      res.end(await response.encodedBody(coding));
     } catch (err) {
       next(err);
     }
