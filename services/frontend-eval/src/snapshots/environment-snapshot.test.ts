@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ClientFeature } from "@vexil/contracts";
 import { compileSnapshot, evaluate } from "@vexil/evaluator";
-import { EnvironmentSnapshot, type SnapshotTexts } from "./environment-snapshot.js";
+import { EnvironmentSnapshot, nextSnapshot, type SnapshotTexts } from "./environment-snapshot.js";
 
 const options = { random: () => 0.5, now: () => 0 };
 
@@ -53,5 +53,60 @@ describe("EnvironmentSnapshot", () => {
     const { snapshot, changes } = EnvironmentSnapshot.from(stored(4, [child, feature("other", true), feature("parent", true)]), first);
     expect(changes).toEqual([]);
     expect(snapshot.features.get("child")).toBe(first.features.get("child"));
+  });
+});
+
+describe("nextSnapshot (the changed flags only)", () => {
+  /** Deterministic pseudo-random numbers, so a failure repeats. */
+  function rng(seed: number) {
+    let state = seed;
+    return (below: number) => {
+      state = (state * 1664525 + 1013904223) % 4294967296;
+      return Math.floor((state / 4294967296) * below);
+    };
+  }
+
+  it("builds what a whole read builds: same flags in name order, same compiled answers, same events", () => {
+    const random = rng(5);
+    const names = Array.from({ length: 30 }, (_, i) => `f${String(i).padStart(2, "0")}`);
+    const flagOf = (name: string, revision: number) =>
+      feature(name, random(2) === 1, {
+        project: `p${random(2)}`,
+        ...(random(4) === 0 ? { dependencies: [{ feature: names[random(names.length)]!, enabled: true }] } : {}),
+        description: `r${revision}`,
+      });
+    let current = new Map(names.slice(0, 10).map((name) => [name, flagOf(name, 1)]));
+    const texts = (revision: number) =>
+      stored(
+        revision,
+        [...current.values()].sort((a, b) => (a.name < b.name ? -1 : 1)),
+      );
+    let held = EnvironmentSnapshot.from(texts(1)).snapshot;
+    for (let revision = 2; revision < 60; revision++) {
+      const changed = new Map<string, string | null>();
+      for (let i = random(4); i >= 0; i--) {
+        const name = names[random(names.length)]!;
+        if (random(3) === 0) {
+          current.delete(name);
+          changed.set(name, null);
+        } else {
+          const flag = flagOf(name, revision);
+          current.set(name, flag);
+          changed.set(name, JSON.stringify(flag));
+        }
+      }
+      current = new Map([...current].sort(([a], [b]) => (a < b ? -1 : 1)));
+      const whole = EnvironmentSnapshot.from(texts(revision), held);
+      const next = nextSnapshot(held, { revision, features: changed, segments: held.segments });
+      expect([...next.snapshot.featureJson]).toEqual([...whole.snapshot.featureJson]);
+      expect([...next.snapshot.compiled.features.keys()]).toEqual([...whole.snapshot.compiled.features.keys()]);
+      const sortEvents = (events: typeof next.changes) => events.map((event) => JSON.stringify(event)).sort();
+      expect(sortEvents(next.changes)).toEqual(sortEvents(whole.changes));
+      for (const name of names) {
+        const context = { userId: `u${revision}` };
+        expect(evaluate(next.snapshot.compiled, name, context, options)).toEqual(evaluate(whole.snapshot.compiled, name, context, options));
+      }
+      held = next.snapshot;
+    }
   });
 });

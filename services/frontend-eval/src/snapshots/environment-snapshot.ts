@@ -24,6 +24,8 @@ export class EnvironmentSnapshot {
     readonly segments: readonly ClientSegment[],
     readonly segmentsJson: string,
     readonly compiled: CompiledSnapshot,
+    /** No name sorts after it (a flag removed since may have held it): tells whether a new name can be appended in order. */
+    readonly lastName: string | undefined,
   ) {}
 
   /**
@@ -48,6 +50,27 @@ export class EnvironmentSnapshot {
     }
     this.inlined = inlined;
     return inlined;
+  }
+
+  /** A snapshot with the environment and segments of `previous`. */
+  static create(
+    previous: EnvironmentSnapshot,
+    revision: number,
+    featureJson: ReadonlyMap<string, string>,
+    features: ReadonlyMap<string, ClientFeature>,
+    compiled: CompiledSnapshot,
+    lastName: string | undefined,
+  ): EnvironmentSnapshot {
+    return new EnvironmentSnapshot(
+      previous.environment,
+      revision,
+      featureJson,
+      features,
+      previous.segments,
+      previous.segmentsJson,
+      compiled,
+      lastName,
+    );
   }
 
   /**
@@ -102,10 +125,104 @@ export class EnvironmentSnapshot {
         ? compileSnapshot({ version: 2, features: [...features.values()], segments: [...segments] })
         : recompile(previous.compiled, features, segments, changedNames);
     return {
-      snapshot: new EnvironmentSnapshot(stored.environment, stored.revision, featureJson, features, segments, segmentsJson, compiled),
+      snapshot: new EnvironmentSnapshot(
+        stored.environment,
+        stored.revision,
+        featureJson,
+        features,
+        segments,
+        segmentsJson,
+        compiled,
+        stored.features.at(-1)?.[0],
+      ),
       changes,
     };
   }
+}
+
+/** The flags an announcement names, read again: JSON text, or null for a flag gone from the environment. */
+export interface SnapshotChanges {
+  revision: number;
+  features: ReadonlyMap<string, string | null>;
+  segments: readonly ClientSegment[];
+}
+
+/**
+ * The next snapshot from the held one and the flags that changed, in time proportional to the
+ * changes: the maps are copied natively, not rebuilt flag by flag, and kept in name order by
+ * appending (new names usually sort last) or, when a new name falls in between, by one sort.
+ */
+export function nextSnapshot(
+  previous: EnvironmentSnapshot,
+  changed: SnapshotChanges,
+): { snapshot: EnvironmentSnapshot; changes: DeltaEvent[] } {
+  const segmentsJson = JSON.stringify(changed.segments);
+  if (segmentsJson !== previous.segmentsJson) {
+    // Segments feed every flag's compilation: the whole path.
+    const features: Array<readonly [string, string]> = [];
+    for (const [name, json] of previous.featureJson) {
+      const next = changed.features.has(name) ? changed.features.get(name) : json;
+      if (next) features.push([name, next]);
+    }
+    for (const [name, json] of changed.features) if (json !== null && !previous.featureJson.has(name)) features.push([name, json]);
+    features.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return EnvironmentSnapshot.from(
+      { environment: previous.environment, revision: changed.revision, features, segments: changed.segments },
+      previous,
+    );
+  }
+  const eventId = changed.revision;
+  const changes: DeltaEvent[] = [];
+  const removals: DeltaEvent[] = [];
+  let featureJson = new Map(previous.featureJson);
+  let features = new Map(previous.features);
+  const names = [...changed.features.keys()].sort();
+  let last = previous.lastName;
+  let inOrder = true;
+  for (const name of names) {
+    const json = changed.features.get(name)!;
+    const old = previous.features.get(name);
+    if (json === null) {
+      if (old && featureJson.delete(name)) {
+        features.delete(name);
+        removals.push({ eventId, type: "feature-removed", featureName: name, project: old.project });
+      }
+      continue;
+    }
+    if (previous.featureJson.get(name) === json) continue;
+    const feature = JSON.parse(json) as ClientFeature;
+    if (!old) {
+      if (last !== undefined && name < last) inOrder = false;
+      last = name;
+    }
+    featureJson.set(name, json);
+    features.set(name, feature);
+    // A flag that moved project leaves the old one first, so project-filtered SDKs drop it.
+    if (old && old.project !== feature.project)
+      changes.push({ eventId, type: "feature-removed", featureName: old.name, project: old.project });
+    changes.push({ eventId, type: "feature-updated", feature });
+  }
+  changes.push(...removals);
+  if (!inOrder) {
+    const sorted = [...featureJson.keys()].sort();
+    featureJson = new Map(sorted.map((name) => [name, featureJson.get(name)!]));
+    features = new Map(sorted.map((name) => [name, features.get(name)!]));
+  }
+  const changedNames = changes.flatMap((change) =>
+    change.type === "feature-updated" ? [change.feature.name] : change.type === "feature-removed" ? [change.featureName] : [],
+  );
+  const compiled = recompile(previous.compiled, features, previous.segments, changedNames);
+  return {
+    snapshot: EnvironmentSnapshot.create(
+      previous,
+      changed.revision,
+      featureJson,
+      features,
+      compiled,
+      inOrder ? last : [...featureJson.keys()].at(-1),
+    ),
+    changes,
+  };
 }
 
 /**
@@ -137,10 +254,25 @@ function recompile(
     }
   }
   const fresh = compileSnapshot({ version: 2, features: [...partial.values()], segments: [...segments] }).features;
-  const compiled = new Map<string, CompiledFeature>();
-  for (const name of features.keys()) {
-    const feature = affected.has(name) ? fresh.get(name) : previous.features.get(name);
-    if (feature) compiled.set(name, feature);
+  // In the common case (flags changed or appended in name order) the previous map is copied
+  // natively and patched; otherwise it is rebuilt in the order of `features`.
+  const compiled = new Map(previous.features);
+  for (const name of affected) {
+    const feature = fresh.get(name);
+    if (feature && features.has(name)) compiled.set(name, feature);
+    else compiled.delete(name);
   }
-  return { features: compiled };
+  if (compiled.size === features.size && sameOrder(compiled.keys(), features.keys())) return { features: compiled };
+  const ordered = new Map<string, CompiledFeature>();
+  for (const name of features.keys()) {
+    const feature = compiled.get(name);
+    if (feature) ordered.set(name, feature);
+  }
+  return { features: ordered };
+}
+
+function sameOrder(a: Iterable<string>, b: Iterable<string>): boolean {
+  const other = b[Symbol.iterator]();
+  for (const name of a) if (other.next().value !== name) return false;
+  return true;
 }

@@ -16,7 +16,7 @@ import {
 import { NotReady } from "@vexil/errors";
 import type { Logger } from "@vexil/logger";
 import { z } from "zod";
-import { EnvironmentSnapshot, type SnapshotTexts } from "./environment-snapshot.js";
+import { EnvironmentSnapshot, nextSnapshot, type SnapshotChanges, type SnapshotTexts } from "./environment-snapshot.js";
 
 /** Called after each swap; `notice` is the announcement that caused it (none for a load at start). */
 export type SnapshotListener = (snapshot: EnvironmentSnapshot, changes: readonly DeltaEvent[], notice?: SnapshotUpdated) => void;
@@ -168,9 +168,11 @@ export class SnapshotHolder {
     const incremental = notice?.previousRevision !== undefined && notice.changedFeatures !== undefined;
     if (previous && incremental && previous.revision >= notice.revision) return;
     const follows = previous && incremental && notice.previousRevision === previous.revision;
-    const texts = follows ? await this.readChanges(previous, notice) : await this.readWhole(environment);
-    if (!texts || (previous && previous.revision > texts.revision)) return;
-    const { snapshot, changes } = EnvironmentSnapshot.from(texts, previous);
+    const read = follows ? await this.readChanges(previous, notice) : await this.readWhole(environment);
+    if (previous && previous.revision > read.revision) return;
+    const { snapshot, changes } = follows
+      ? nextSnapshot(previous, read as SnapshotChanges)
+      : EnvironmentSnapshot.from(read as SnapshotTexts, previous);
     if (previous && previous.revision === snapshot.revision && changes.length === 0) return;
     this.snapshots.set(environment, snapshot);
     this.remember(environment, previous, snapshot, changes);
@@ -244,26 +246,15 @@ export class SnapshotHolder {
     }, this.deps.retryDelayMs ?? 2000);
   }
 
-  /** The held snapshot with the flags (and segments) the announcement names read again. */
-  private async readChanges(previous: EnvironmentSnapshot, notice: SnapshotUpdated): Promise<SnapshotTexts> {
+  /** The flags (and segments) the announcement names, read again. */
+  private async readChanges(previous: EnvironmentSnapshot, notice: SnapshotUpdated): Promise<SnapshotChanges> {
     const { environment } = previous;
     const names = notice.changedFeatures ?? [];
     const [segments, texts] = await Promise.all([
       notice.segmentsChanged ? this.readSegments(environment) : previous.segments,
       Promise.all(names.map((name) => this.deps.cache.get(snapshotFeatureKey(environment, name)))),
     ]);
-    const changed = new Map(names.map((name, i) => [name, texts[i] ?? null]));
-    const features: Array<readonly [string, string]> = [];
-    for (const [name, json] of previous.featureJson) {
-      const next = changed.has(name) ? changed.get(name) : json;
-      if (next) features.push([name, next]);
-    }
-    const added = [...changed].filter(([name, json]) => json !== null && !previous.featureJson.has(name));
-    if (added.length > 0) {
-      features.push(...(added as Array<[string, string]>));
-      features.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    }
-    return { environment, revision: notice.revision, features, segments };
+    return { revision: notice.revision, features: new Map(names.map((name, i) => [name, texts[i] ?? null])), segments };
   }
 
   private async readSegments(environment: string): Promise<ClientSegment[]> {
