@@ -339,4 +339,54 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
     const pat = (await reviewer.getByLabel("Secret").textContent())!;
     expect((await vexil.api("/api/admin/user", { token: pat })).status).toBe(200);
   }, 120_000);
+
+  it("manages segments, context fields, tag types and strategy types, and reads the event log and the applications", async () => {
+    const page = await signedInPage("admin-ui-configure");
+    await page.getByRole("link", { name: "Context" }).click();
+    await page.getByLabel("Field name").fill("tenant");
+    await page.getByLabel("Legal values (one per line, optional)").fill("acme\nglobex");
+    await page.getByRole("button", { name: "Create context field" }).click();
+    await page.getByRole("button", { name: "Delete tenant" }).waitFor();
+    await page.getByLabel("Field name").fill("bad name");
+    await page.getByRole("button", { name: "Create context field" }).click();
+    await page.getByText("Must be URL friendly: letters, digits and . _ ~ -").waitFor();
+    await expectAccessible(page, "the context fields screen");
+
+    await page.getByRole("link", { name: "Segments" }).click();
+    await page.getByRole("button", { name: "New segment" }).click();
+    await page.getByLabel("Segment name").fill("big-tenants");
+    await page.getByRole("button", { name: "Add constraint" }).click();
+    await page.getByLabel("Context field").fill("tenant");
+    await page.getByLabel("Values (one per line)").fill("acme");
+    await page.getByRole("button", { name: "Save segment" }).click();
+    await page.getByRole("cell", { name: "tenant IN acme" }).waitFor();
+    await expectAccessible(page, "the segments screen");
+
+    await page.getByRole("link", { name: "Tags" }).click();
+    await page.getByLabel("Tag type name").fill("team");
+    await page.getByRole("button", { name: "Create tag type" }).click();
+    await page.getByRole("button", { name: "Delete team" }).waitFor();
+
+    await page.getByRole("link", { name: "Strategies" }).click();
+    await page.getByLabel("Strategy name").fill("byTenant");
+    await page.getByRole("button", { name: "Add parameter" }).click();
+    await page.getByLabel("Parameter name").fill("tenants");
+    await page.getByLabel("Parameter type").selectOption("list");
+    await page.getByRole("button", { name: "Create strategy type" }).click();
+    await page.getByRole("button", { name: "Delete byTenant" }).waitFor();
+    await expectAccessible(page, "the strategy types screen");
+
+    const segments = (await (await vexil.api("/api/admin/segments")).json()) as { segments: { name: string; constraints: unknown[] }[] };
+    expect(segments.segments.find((s) => s.name === "big-tenants")?.constraints).toEqual([
+      { contextName: "tenant", operator: "IN", values: ["acme"] },
+    ]);
+
+    await page.getByRole("link", { name: "Events" }).click();
+    await page.getByLabel("Event type").selectOption("segment-created");
+    await page.getByRole("cell", { name: "segment-created" }).first().waitFor();
+    await expectAccessible(page, "the event log");
+    await page.getByRole("link", { name: "Applications" }).click();
+    await page.getByRole("heading", { name: "Applications" }).waitFor();
+    await expectAccessible(page, "the applications screen");
+  }, 120_000);
 });

@@ -2,6 +2,12 @@ import { Route, Switch } from "wouter";
 import { errorMessage } from "./api.js";
 import { Layout } from "./components/Layout.js";
 import { AccountPage } from "./pages/AccountPage.js";
+import { ApplicationsPage } from "./pages/configure/ApplicationsPage.js";
+import { ContextFieldsPage } from "./pages/configure/ContextFieldsPage.js";
+import { EventLogPage } from "./pages/configure/EventLogPage.js";
+import { SegmentsPage } from "./pages/configure/SegmentsPage.js";
+import { StrategiesPage } from "./pages/configure/StrategiesPage.js";
+import { TagTypesPage } from "./pages/configure/TagTypesPage.js";
 import { ApiTokensPage } from "./pages/access/ApiTokensPage.js";
 import { ServiceAccountsPage } from "./pages/access/ServiceAccountsPage.js";
 import { UsersPage } from "./pages/access/UsersPage.js";
@@ -27,6 +33,12 @@ export function App() {
         <Route path="/projects/:projectId/change-requests/:id" component={ChangeRequestPage} />
         <Route path="/projects/:projectId/:tab?" component={ProjectPage} />
         <Route path="/account" component={AccountPage} />
+        <Route path="/segments" component={SegmentsPage} />
+        <Route path="/context" component={ContextFieldsPage} />
+        <Route path="/tag-types" component={TagTypesPage} />
+        <Route path="/strategies" component={StrategiesPage} />
+        <Route path="/events" component={EventLogPage} />
+        <Route path="/applications" component={ApplicationsPage} />
         <Route path="/access/api-tokens" component={ApiTokensPage} />
         <Route path="/access/users" component={UsersPage} />
         <Route path="/access/service-accounts" component={ServiceAccountsPage} />

@@ -27,6 +27,12 @@ export function Layout({ me, children }: { me: CurrentUser; children: ReactNode 
         </Link>
         <nav aria-label="Main">
           <NavLink href="/projects">Projects</NavLink>
+          <NavLink href="/segments">Segments</NavLink>
+          <NavLink href="/context">Context</NavLink>
+          <NavLink href="/tag-types">Tags</NavLink>
+          <NavLink href="/strategies">Strategies</NavLink>
+          <NavLink href="/events">Events</NavLink>
+          <NavLink href="/applications">Applications</NavLink>
           <NavLink href="/access/api-tokens">API tokens</NavLink>
           <NavLink href="/access/users">Users</NavLink>
           <NavLink href="/access/service-accounts">Service accounts</NavLink>
