@@ -10,10 +10,8 @@ import {
   jsonPatchSchema,
   setEnvironmentVariantsBodySchema,
   checkedStrategyFieldsSchema,
+  featureTypeSchema,
 } from "../schemas/index.js";
-
-/** Unleash's flag types (the spec lists examples; Unleash 8 also has `sunset`). */
-export const featureTypeSchema = z.enum(["release", "experiment", "operational", "kill-switch", "permission", "sunset"]);
 
 export const createFeatureBodySchema = z.object({
   name: resourceName(z.string().min(1).max(100)),

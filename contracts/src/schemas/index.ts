@@ -8,6 +8,7 @@ export * from "./context-field.js";
 export * from "./event.js";
 export * from "./feature.js";
 export * from "./feature-links.js";
+export * from "./feature-type.js";
 export * from "./feedback.js";
 export * from "./frontend.js";
 export * from "./json-patch.js";

@@ -21,6 +21,7 @@ import { StrategyService } from "./strategies/strategy-service.js";
 import { createConstraintValidator } from "./constraints/constraint-validation.js";
 import { EnvironmentService } from "./environments/environment-service.js";
 import { FeatureService } from "./features/feature-service.js";
+import { FeatureStrategyService } from "./features/feature-strategy-service.js";
 import { createFavoriteStore, createFeatureStore } from "./features/feature-store.js";
 import { ProjectService } from "./projects/project-service.js";
 import { ChangeRequestService } from "./change-requests/change-request-service.js";
@@ -130,10 +131,16 @@ export async function createAdminDeps({
     features: stores.features,
     favorites: stores.favorites,
     projects: projectService,
+    tags: { forFeature: (name) => tagService.tagsOf(name) },
+    unitOfWork,
+    clock,
+  });
+  const featureStrategies = new FeatureStrategyService({
+    flags: featureService,
+    projects: projectService,
     strategyExists,
     segments: { assertUsableInStrategy: (ids, project) => segmentService.assertUsableInStrategy(ids, project) },
     validateConstraints,
-    tags: { forFeature: (name) => tagService.tagsOf(name) },
     unitOfWork,
     clock,
   });
@@ -185,7 +192,7 @@ export async function createAdminDeps({
     engines,
     unitOfWork,
     access,
-    features: featureService,
+    features: featureStrategies,
     assertProject: (project) => projectService.get(project),
     settings,
     clock,
@@ -195,6 +202,7 @@ export async function createAdminDeps({
   const changeRequestService = new ChangeRequestService({
     store: changeRequestStore,
     features: featureService,
+    featureStrategies,
     segments: {
       find: (id) => segmentService.getDocument(id).catch(() => null),
       update: (id, input, actor) => segmentService.update(id, input, actor),
@@ -254,7 +262,7 @@ export async function createAdminDeps({
       children: (name, session) => featureService.children(name, session),
       create: (project, input, actor) => featureService.create(project, input, actor),
       change: (tx, actor, name, mutate) => featureService.change(tx, actor, name, mutate),
-      assertValidStrategy: (input, project) => featureService.assertValidStrategy(input, project),
+      assertValidStrategy: (input, project) => featureStrategies.assertValidStrategy(input, project),
     },
     projects: {
       find: async (id) => ((await projectService.exists(id)) ? projectService.get(id) : null),
@@ -295,6 +303,7 @@ export async function createAdminDeps({
     environmentService,
     projectService,
     featureService,
+    featureStrategies,
     contextService,
     segmentService,
     segmentLimits: limits,

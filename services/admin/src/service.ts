@@ -75,7 +75,9 @@ export function createAdminService(deps: AdminDeps): AdminService {
       clock: deps.clock,
     }),
   );
-  router.use(featureRoutes({ features: deps.featureService, projects: deps.projectService, access }));
+  router.use(
+    featureRoutes({ features: deps.featureService, featureStrategies: deps.featureStrategies, projects: deps.projectService, access }),
+  );
   router.use(deps.signals.router());
   router.use(addonRoutes({ addons: deps.addons, access }));
   router.use(clientApplicationRoutes({ applications: deps.clientApplications, access }));

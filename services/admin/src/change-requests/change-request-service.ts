@@ -23,7 +23,7 @@ import type { Actor } from "../access/access-service.js";
 import type { ConstraintValidator } from "../constraints/constraint-validation.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import { environmentOf, type FeatureDocument, type FeatureStrategyDocument, type SegmentDocument } from "../features/feature-model.js";
-import { strategyParameters } from "../features/feature-service.js";
+import { strategyParameters } from "../features/feature-strategy-service.js";
 import { spreadVariantWeights } from "../features/variant-weights.js";
 import type { ChangeRequestDocument, Person, StoredChange } from "./change-request-model.js";
 import {
@@ -44,10 +44,15 @@ import type { ProposedStrategy } from "../segments/segment-service.js";
 import type { ChangeRequestStore } from "./change-request-store.js";
 import { toChangeRequestResponse, type ViewContext } from "./change-request-view.js";
 
-/** The flag operations change requests propose and apply (FeatureService). */
+/** The flag reads and lifecycle changes change requests make (FeatureService). */
 export interface FeatureChanges {
   find(name: string): Promise<FeatureDocument | null>;
   getInProject(project: string, name: string): Promise<FeatureDocument>;
+  archive(project: string, names: string[], actor: Actor): Promise<void>;
+}
+
+/** What change requests propose and apply in a flag's environment (FeatureStrategyService). */
+export interface FeatureStrategyChanges {
   assertValidStrategy(input: StrategyFields & { name: string }, project: string): Promise<void>;
   setEnvironmentEnabled(
     project: string,
@@ -75,7 +80,6 @@ export interface FeatureChanges {
     actor: Actor,
   ): Promise<void>;
   setVariants(project: string, name: string, environments: string[], variants: FeatureVariant[], actor: Actor): Promise<unknown>;
-  archive(project: string, names: string[], actor: Actor): Promise<void>;
 }
 
 /** The segment operations (SegmentService). */
@@ -136,6 +140,7 @@ export class ChangeRequestService {
     private readonly deps: {
       store: ChangeRequestStore;
       features: FeatureChanges;
+      featureStrategies: FeatureStrategyChanges;
       segments: SegmentChanges;
       dependencies: DependencyChanges;
       projects: ProjectEnvironments;
@@ -321,11 +326,11 @@ export class ChangeRequestService {
       strategies.find((s) => s.id === id) ?? bad(`strategy ${id} does not exist for ${change.feature} in ${environment}`, field);
     switch (change.action) {
       case "addStrategy":
-        await withPath(`${path}.payload`, () => this.deps.features.assertValidStrategy(change.payload, project));
+        await withPath(`${path}.payload`, () => this.deps.featureStrategies.assertValidStrategy(change.payload, project));
         break;
       case "updateStrategy":
         strategy(change.payload.id, `${path}.payload.id`);
-        await withPath(`${path}.payload`, () => this.deps.features.assertValidStrategy(change.payload, project));
+        await withPath(`${path}.payload`, () => this.deps.featureStrategies.assertValidStrategy(change.payload, project));
         break;
       case "deleteStrategy":
         strategy(change.payload.id, `${path}.payload.id`);
@@ -500,30 +505,30 @@ export class ChangeRequestService {
 
   private async applyChange(request: ChangeRequestDocument, change: StoredChange, actor: Actor): Promise<void> {
     const { project, environment } = request;
-    const { features, segments, dependencies } = this.deps;
+    const { features, featureStrategies, segments, dependencies } = this.deps;
     const c = { action: change.action, feature: change.feature, payload: change.payload } as ChangeRequestChange;
     switch (c.action) {
       case "updateEnabled":
-        await features.setEnvironmentEnabled(project, c.feature, environment, c.payload.enabled, actor, {
+        await featureStrategies.setEnvironmentEnabled(project, c.feature, environment, c.payload.enabled, actor, {
           shouldActivateDisabledStrategies: c.payload.shouldActivateDisabledStrategies ?? false,
         });
         return;
       case "addStrategy":
-        await features.addStrategy(project, c.feature, environment, c.payload, actor);
+        await featureStrategies.addStrategy(project, c.feature, environment, c.payload, actor);
         return;
       case "updateStrategy": {
         const { id, ...fields } = c.payload;
-        await features.updateStrategy(project, c.feature, environment, id, fields as StrategyFields & { name: string }, actor);
+        await featureStrategies.updateStrategy(project, c.feature, environment, id, fields as StrategyFields & { name: string }, actor);
         return;
       }
       case "deleteStrategy":
-        await features.deleteStrategy(project, c.feature, environment, c.payload.id, actor);
+        await featureStrategies.deleteStrategy(project, c.feature, environment, c.payload.id, actor);
         return;
       case "reorderStrategy":
-        await features.setStrategySortOrder(project, c.feature, environment, c.payload, actor);
+        await featureStrategies.setStrategySortOrder(project, c.feature, environment, c.payload, actor);
         return;
       case "patchVariant":
-        await features.setVariants(project, c.feature, [environment], c.payload.variants, actor);
+        await featureStrategies.setVariants(project, c.feature, [environment], c.payload.variants, actor);
         return;
       case "archiveFeature":
         await features.archive(project, [c.feature], actor);

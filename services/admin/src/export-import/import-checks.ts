@@ -1,5 +1,12 @@
-import type { ContextField, ImportToggles, ImportValidation, ImportValidationItem, Segment } from "@vexil/contracts";
-import { featureTypes } from "../features/feature-service.js";
+import {
+  featureTypeLifetimes,
+  featureTypeNames,
+  type ContextField,
+  type ImportToggles,
+  type ImportValidation,
+  type ImportValidationItem,
+  type Segment,
+} from "@vexil/contracts";
 import { assertMatchesNaming } from "../features/feature-naming.js";
 import type { FeatureDocument } from "../features/feature-model.js";
 import type { FeatureNamingDocument } from "../projects/project-store.js";
@@ -154,9 +161,8 @@ export function checkImport(input: ImportToggles, plan: ImportPlan, target: Impo
   const manyParents = (data.dependencies ?? []).filter((d) => d.dependencies.length > 1).map((d) => d.feature);
   if (manyParents.length > 0) errors.push(item("A flag can depend on one parent only; these list several:", manyParents));
 
-  const unknownTypes = data.features.filter((f) => f.type !== undefined && !Object.hasOwn(featureTypes, f.type)).map((f) => f.name);
-  if (unknownTypes.length > 0)
-    errors.push(item(`These flags have a type other than ${Object.keys(featureTypes).join(", ")}:`, unknownTypes));
+  const unknownTypes = data.features.filter((f) => f.type !== undefined && !Object.hasOwn(featureTypeLifetimes, f.type)).map((f) => f.name);
+  if (unknownTypes.length > 0) errors.push(item(`These flags have a type other than ${featureTypeNames.join(", ")}:`, unknownTypes));
 
   const strays = unique([
     ...data.featureStrategies.map((s) => s.featureName),

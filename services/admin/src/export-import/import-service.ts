@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type {
   ChangeRequestChange,
   ContextField,
+  FeatureType,
   FeatureVariant,
   ImportToggles,
   ImportValidation,
@@ -19,7 +20,8 @@ import { dependencyProblem } from "../dependencies/dependency-rules.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import { environmentOf, type FeatureDocument, type FeatureStrategyDocument } from "../features/feature-model.js";
 import { toStrategyResponse } from "../features/feature-response.js";
-import { metadataOf, strategyParameters, type CreateFeature, type FeatureType } from "../features/feature-service.js";
+import { metadataOf, type CreateFeature } from "../features/feature-service.js";
+import { strategyParameters } from "../features/feature-strategy-service.js";
 import type { FeatureMutation } from "../features/feature-store.js";
 import { spreadVariantWeights } from "../features/variant-weights.js";
 import type { ProjectDocument } from "../projects/project-store.js";

@@ -7,6 +7,7 @@ import { isUrlFriendly } from "./feature-naming.js";
 import type { FeatureDocument } from "./feature-model.js";
 import { toFeatureEnvironmentResponse, toStrategyResponse } from "./feature-response.js";
 import type { FeatureService } from "./feature-service.js";
+import type { FeatureStrategyService } from "./feature-strategy-service.js";
 import { featureTypeList } from "./feature-types.js";
 import type { FlagProjects } from "./flag-projects.js";
 import { NotFoundError, ValidationError } from "@vexil/errors";
@@ -20,10 +21,12 @@ function searchValues(filter: string | undefined): string[] | undefined {
 
 export function featureRoutes({
   features,
+  featureStrategies,
   projects,
   access,
 }: {
   features: FeatureService;
+  featureStrategies: FeatureStrategyService;
   projects: FlagProjects;
   access: AccessService;
 }): Router {
@@ -72,7 +75,7 @@ export function featureRoutes({
     enableInEnvironment: async ({ params, query, req }) => {
       const scope = { project: params.projectId, environment: params.environment };
       const actor = access.assert(req, permissions.updateFeatureEnvironment, scope);
-      const doc = await features.setEnvironmentEnabled(params.projectId, params.featureName, params.environment, true, actor, {
+      const doc = await featureStrategies.setEnvironmentEnabled(params.projectId, params.featureName, params.environment, true, actor, {
         shouldActivateDisabledStrategies: query.shouldActivateDisabledStrategies,
       });
       return { status: 200, body: await view(doc, actor.userId) };
@@ -80,32 +83,32 @@ export function featureRoutes({
     disableInEnvironment: async ({ params, req }) => {
       const scope = { project: params.projectId, environment: params.environment };
       const actor = access.assert(req, permissions.updateFeatureEnvironment, scope);
-      const doc = await features.setEnvironmentEnabled(params.projectId, params.featureName, params.environment, false, actor);
+      const doc = await featureStrategies.setEnvironmentEnabled(params.projectId, params.featureName, params.environment, false, actor);
       return { status: 200, body: await view(doc, actor.userId) };
     },
     listStrategies: async ({ params, req }) => {
       access.assert(req, permissions.read, { project: params.projectId, environment: params.environment });
-      const list = await features.listStrategies(params.projectId, params.featureName, params.environment);
+      const list = await featureStrategies.listStrategies(params.projectId, params.featureName, params.environment);
       return { status: 200, body: list.map((s) => toStrategyResponse(params.featureName, s)) };
     },
     addStrategy: async ({ params, body, req }) => {
       const actor = access.assert(req, permissions.createFeatureStrategy, { project: params.projectId, environment: params.environment });
-      const strategy = await features.addStrategy(params.projectId, params.featureName, params.environment, body, actor);
+      const strategy = await featureStrategies.addStrategy(params.projectId, params.featureName, params.environment, body, actor);
       return { status: 200, body: toStrategyResponse(params.featureName, strategy) };
     },
     setStrategySortOrder: async ({ params, body, req }) => {
       const actor = access.assert(req, permissions.updateFeatureStrategy, { project: params.projectId, environment: params.environment });
-      await features.setStrategySortOrder(params.projectId, params.featureName, params.environment, body, actor);
+      await featureStrategies.setStrategySortOrder(params.projectId, params.featureName, params.environment, body, actor);
       return { status: 200, body: undefined };
     },
     getStrategy: async ({ params, req }) => {
       access.assert(req, permissions.read, { project: params.projectId, environment: params.environment });
-      const strategy = await features.getStrategy(params.projectId, params.featureName, params.environment, params.strategyId);
+      const strategy = await featureStrategies.getStrategy(params.projectId, params.featureName, params.environment, params.strategyId);
       return { status: 200, body: toStrategyResponse(params.featureName, strategy) };
     },
     updateStrategy: async ({ params, body, req }) => {
       const actor = access.assert(req, permissions.updateFeatureStrategy, { project: params.projectId, environment: params.environment });
-      const strategy = await features.updateStrategy(
+      const strategy = await featureStrategies.updateStrategy(
         params.projectId,
         params.featureName,
         params.environment,
@@ -117,7 +120,7 @@ export function featureRoutes({
     },
     patchStrategy: async ({ params, body, req }) => {
       const actor = access.assert(req, permissions.updateFeatureStrategy, { project: params.projectId, environment: params.environment });
-      const strategy = await features.patchStrategy(
+      const strategy = await featureStrategies.patchStrategy(
         params.projectId,
         params.featureName,
         params.environment,
@@ -129,35 +132,41 @@ export function featureRoutes({
     },
     deleteStrategy: async ({ params, req }) => {
       const actor = access.assert(req, permissions.deleteFeatureStrategy, { project: params.projectId, environment: params.environment });
-      await features.deleteStrategy(params.projectId, params.featureName, params.environment, params.strategyId, actor);
+      await featureStrategies.deleteStrategy(params.projectId, params.featureName, params.environment, params.strategyId, actor);
       return { status: 200, body: undefined };
     },
     getEnvironmentVariants: async ({ params, req }) => {
       access.assert(req, permissions.read, { project: params.projectId, environment: params.environment });
-      return { status: 200, body: await features.getVariants(params.projectId, params.featureName, params.environment) };
+      return { status: 200, body: await featureStrategies.getVariants(params.projectId, params.featureName, params.environment) };
     },
     setEnvironmentVariants: async ({ params, body, req }) => {
       const scope = { project: params.projectId, environment: params.environment };
       const actor = access.assert(req, permissions.updateFeatureEnvironmentVariants, scope);
-      return { status: 200, body: await features.setVariants(params.projectId, params.featureName, [params.environment], body, actor) };
+      return {
+        status: 200,
+        body: await featureStrategies.setVariants(params.projectId, params.featureName, [params.environment], body, actor),
+      };
     },
     patchEnvironmentVariants: async ({ params, body, req }) => {
       const scope = { project: params.projectId, environment: params.environment };
       const actor = access.assert(req, permissions.updateFeatureEnvironmentVariants, scope);
-      return { status: 200, body: await features.patchVariants(params.projectId, params.featureName, params.environment, body, actor) };
+      return {
+        status: 200,
+        body: await featureStrategies.patchVariants(params.projectId, params.featureName, params.environment, body, actor),
+      };
     },
     setVariantsBatch: async ({ params, body, req }) => {
       const actor = access.assert(req, permissions.updateFeatureEnvironmentVariants, { project: params.projectId });
       return {
         status: 200,
-        body: await features.setVariants(params.projectId, params.featureName, body.environments, body.variants, actor),
+        body: await featureStrategies.setVariants(params.projectId, params.featureName, body.environments, body.variants, actor),
       };
     },
     postVariantsBatch: async ({ params, body, req }) => {
       const actor = access.assert(req, permissions.updateFeatureEnvironmentVariants, { project: params.projectId });
       return {
         status: 200,
-        body: await features.setVariants(params.projectId, params.featureName, body.environments, body.variants, actor),
+        body: await featureStrategies.setVariants(params.projectId, params.featureName, body.environments, body.variants, actor),
       };
     },
     clone: async ({ params, body, req }) => {

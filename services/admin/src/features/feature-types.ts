@@ -1,5 +1,4 @@
-import type { FeatureTypeList } from "@vexil/contracts";
-import { featureTypes, type FeatureType } from "./feature-service.js";
+import { featureTypeLifetimes, featureTypeNames, type FeatureType, type FeatureTypeList } from "@vexil/contracts";
 
 const typeTexts: Record<FeatureType, { name: string; purpose: string }> = {
   release: { name: "Release", purpose: "Ship new or unfinished work behind a switch." },
@@ -14,8 +13,8 @@ const typeTexts: Record<FeatureType, { name: string; purpose: string }> = {
 export function featureTypeList(): FeatureTypeList {
   return {
     version: 1,
-    types: (Object.keys(featureTypes) as FeatureType[]).map((id) => {
-      const lifetimeDays = featureTypes[id];
+    types: featureTypeNames.map((id) => {
+      const lifetimeDays = featureTypeLifetimes[id];
       const { name, purpose } = typeTexts[id];
       const expected = lifetimeDays === null ? "permanent" : `about ${lifetimeDays} days`;
       return { id, name, description: `${purpose} Expected lifetime: ${expected}.`, lifetimeDays };

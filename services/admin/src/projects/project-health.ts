@@ -1,7 +1,6 @@
-import type { ProjectStatistics } from "@vexil/contracts";
+import { featureTypeLifetimes, type FeatureType, type ProjectStatistics } from "@vexil/contracts";
 import type { EventDocument } from "../events/event-store.js";
 import type { FeatureDocument } from "../features/feature-model.js";
-import { featureTypes } from "../features/feature-service.js";
 
 const dayMs = 24 * 60 * 60 * 1000;
 /** Unleash compares a 30-day window with the 30 days before it. */
@@ -10,7 +9,7 @@ export const statsWindowDays = 30;
 /** A live flag older than its type's expected lifetime that nobody marked stale (Unleash's rule). */
 export function isPotentiallyStale(feature: Pick<FeatureDocument, "type" | "stale" | "createdAt">, now: Date): boolean {
   if (feature.stale) return false;
-  const lifetime = featureTypes[feature.type as keyof typeof featureTypes];
+  const lifetime = featureTypeLifetimes[feature.type as FeatureType];
   if (lifetime === undefined || lifetime === null) return false;
   return now.getTime() - feature.createdAt.getTime() > lifetime * dayMs;
 }

@@ -1,0 +1,79 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { NotFoundError } from "@vexil/errors";
+import { createEmbeddedEngine } from "@vexil/store";
+import type { Actor } from "../access/access-service.js";
+import { EventStore } from "../events/event-store.js";
+import { UnitOfWork } from "../events/unit-of-work.js";
+import { FeatureService } from "./feature-service.js";
+import { FeatureStrategyService } from "./feature-strategy-service.js";
+import { createFavoriteStore, createFeatureStore } from "./feature-store.js";
+import type { FlagProjectSettings, FlagProjects } from "./flag-projects.js";
+
+export const alice: Actor = { name: "alice", userId: 7, email: null };
+
+/** A project as the feature slice sees it: settings plus its enabled environments. */
+export interface TestProject extends FlagProjectSettings {
+  environments: string[];
+}
+
+/**
+ * The feature slice on an embedded store in a temporary directory, with projects given as plain data
+ * (the slice reads them through its FlagProjects port). For the unit tests beside the services.
+ */
+export async function startFeatureSlice(projects: Record<string, TestProject>) {
+  const dir = await mkdtemp(path.join(tmpdir(), "vexil-features-"));
+  const engine = await createEmbeddedEngine({ dir });
+  let now = new Date("2030-01-01T00:00:00.000Z");
+  const clock = () => now;
+  const events = await EventStore.create(engine, clock);
+  const unitOfWork = new UnitOfWork(engine, events);
+  const projectOf = (id: string): TestProject => {
+    const project = projects[id];
+    if (!project) throw new NotFoundError(`Could not find project ${id}`);
+    return project;
+  };
+  const flagProjects: FlagProjects = {
+    get: async (id) => projectOf(id),
+    exists: async (id) => id in projects,
+    environmentViews: async (id) => projectOf(id).environments.map((name, sortOrder) => ({ name, type: "development", sortOrder })),
+    defaultStrategy: async (id) => {
+      projectOf(id);
+      return { name: "flexibleRollout", constraints: [], parameters: { rollout: "100", stickiness: "default", groupId: "" } };
+    },
+  };
+  const features = new FeatureService({
+    features: await createFeatureStore(engine),
+    favorites: await createFavoriteStore(engine, "feature_favorites"),
+    projects: flagProjects,
+    unitOfWork,
+    clock,
+  });
+  const definedStrategies = new Set(["default", "flexibleRollout", "userWithId"]);
+  const strategies = new FeatureStrategyService({
+    flags: features,
+    projects: flagProjects,
+    strategyExists: async (name) => definedStrategies.has(name),
+    segments: { assertUsableInStrategy: async () => undefined },
+    validateConstraints: async () => undefined,
+    unitOfWork,
+    clock,
+  });
+  return {
+    features,
+    strategies,
+    /** The event types recorded for one flag, oldest first. */
+    async eventTypes(featureName: string): Promise<string[]> {
+      const { events: recorded } = await events.list({ featureName });
+      return recorded.map((e) => e.type).reverse();
+    },
+    advanceClock(ms: number) {
+      now = new Date(now.getTime() + ms);
+    },
+    async stop() {
+      await engine.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
