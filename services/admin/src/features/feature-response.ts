@@ -89,3 +89,17 @@ export function toFeatureResponse(doc: FeatureDocument, context: FeatureResponse
     collaborators: { users: collaborators },
   };
 }
+
+/** The flag without its environments: what metadata events carry and JSON patches see. */
+export function metadataOf(doc: FeatureDocument): Record<string, unknown> {
+  return {
+    name: doc._id,
+    project: doc.project,
+    type: doc.type,
+    description: doc.description,
+    stale: doc.stale,
+    impressionData: doc.impressionData,
+    archived: doc.archived,
+    createdAt: doc.createdAt.toISOString(),
+  };
+}

@@ -32,7 +32,7 @@ import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import { avatarUrl } from "../users/avatar.js";
 import { assertMatchesNaming, assertUrlFriendly } from "./feature-naming.js";
 import type { FeatureDocument } from "./feature-model.js";
-import { toFeatureResponse } from "./feature-response.js";
+import { metadataOf, toFeatureResponse } from "./feature-response.js";
 import type { FavoriteStore, FeatureMutation, FeatureQuery, FeatureStore } from "./feature-store.js";
 import type { FlagProjects } from "./flag-projects.js";
 import { applyJsonPatch } from "./json-patch.js";
@@ -478,20 +478,6 @@ function personOf(actor: Actor): { id: number; name: string; imageUrl: string } 
 function withCollaborator(doc: FeatureDocument, actor: Actor, now: Date): FeatureDocument {
   const others = doc.collaborators.filter((c) => c.id !== actor.userId);
   return { ...doc, collaborators: [{ ...personOf(actor), changedAt: now }, ...others] };
-}
-
-/** The flag without its environments: what metadata events carry and JSON patches see. */
-export function metadataOf(doc: FeatureDocument): Record<string, unknown> {
-  return {
-    name: doc._id,
-    project: doc.project,
-    type: doc.type,
-    description: doc.description,
-    stale: doc.stale,
-    impressionData: doc.impressionData,
-    archived: doc.archived,
-    createdAt: doc.createdAt.toISOString(),
-  };
 }
 
 function unique(names: string[]): string[] {
