@@ -24,7 +24,11 @@ import { FeatureService } from "./features/feature-service.js";
 import { FeatureStrategyService } from "./features/feature-strategy-service.js";
 import { createFavoriteStore, createFeatureStore } from "./features/feature-store.js";
 import { ProjectService } from "./projects/project-service.js";
+import { changeActions, type ActionPorts } from "./change-requests/change-request-actions.js";
+import { ChangeRequestConfig } from "./change-requests/change-request-config.js";
+import { ChangeRequestReview } from "./change-requests/change-request-review.js";
 import { ChangeRequestService } from "./change-requests/change-request-service.js";
+import { ChangeRequestViewer } from "./change-requests/change-request-view.js";
 import { createChangeRequestStore } from "./change-requests/change-request-store.js";
 import { ProjectMembers } from "./change-requests/project-members.js";
 import { SnapshotPublisher } from "./snapshots/snapshot-publisher.js";
@@ -120,7 +124,7 @@ export async function createAdminDeps({
     },
     collaboration: {
       members: (project): Promise<number> => projectMembers.count(project),
-      changeRequestsEnabled: (project, environment): Promise<boolean> => changeRequestService.isEnabled(project, environment),
+      changeRequestsEnabled: (project, environment): Promise<boolean> => changeRequestConfig.isEnabled(project, environment),
     },
     favorites: stores.projectFavorites,
     strategyExists,
@@ -199,8 +203,7 @@ export async function createAdminDeps({
     logger: logger.child({ module: "signals" }),
   });
   const changeRequestStore = await createChangeRequestStore(store);
-  const changeRequestService = new ChangeRequestService({
-    store: changeRequestStore,
+  const changeRequestPorts: ActionPorts = {
     features: featureService,
     featureStrategies,
     segments: {
@@ -209,12 +212,30 @@ export async function createAdminDeps({
       delete: (id, actor) => segmentService.delete(id, actor),
     },
     dependencies: dependencyService,
-    projects: projectService,
     validateConstraints,
+  };
+  const changeRequestActions = changeActions(changeRequestPorts);
+  const changeRequestViewer = new ChangeRequestViewer({ ...changeRequestPorts, projects: projectService });
+  const changeRequestConfig = new ChangeRequestConfig({ store: changeRequestStore, projects: projectService, unitOfWork });
+  const changeRequestService = new ChangeRequestService({
+    store: changeRequestStore,
+    config: changeRequestConfig,
+    ports: changeRequestPorts,
+    actions: changeRequestActions,
+    viewer: changeRequestViewer,
+    projects: projectService,
     unitOfWork,
     clock,
   });
-  featureService.addChangeGuard(changeRequestService.guard);
+  const changeRequestReview = new ChangeRequestReview({
+    store: changeRequestStore,
+    config: changeRequestConfig,
+    actions: changeRequestActions,
+    viewer: changeRequestViewer,
+    unitOfWork,
+    clock,
+  });
+  featureService.addChangeGuard(changeRequestConfig.guard);
   const projectMembers = await ProjectMembers.create({
     engine: store,
     projects: projectService,
@@ -272,7 +293,10 @@ export async function createAdminDeps({
     context: contextService,
     segments: segmentService,
     tags: tagService,
-    changeRequests: changeRequestService,
+    changeRequests: {
+      isEnabled: (project, environment) => changeRequestConfig.isEnabled(project, environment),
+      addChanges: (project, environment, changes, actor) => changeRequestService.addChanges(project, environment, changes, actor),
+    },
     unitOfWork,
     clock,
   });
@@ -312,7 +336,9 @@ export async function createAdminDeps({
     lifecycleService,
     dependencyService,
     changeRequestStore,
+    changeRequestConfig,
     changeRequestService,
+    changeRequestReview,
     projectMembers,
     snapshotPublisher,
     usageMetrics,

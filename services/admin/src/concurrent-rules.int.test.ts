@@ -206,9 +206,9 @@ describe.each(kinds)("rules under concurrent requests: $name", (kind) => {
     });
 
     it("two proposals by one author at once end up in one draft", async () => {
-      const { changeRequestService, featureService } = deps;
+      const { changeRequestService, changeRequestConfig, featureService } = deps;
       await featureService.create("default", { name: "proposed" }, admin);
-      await changeRequestService.putConfig("default", "development", { changeRequestsEnabled: true }, admin);
+      await changeRequestConfig.putConfig("default", "development", { changeRequestsEnabled: true }, admin);
       const author: Actor = { name: "proposer", userId: 4242 };
       const propose = (enabled: boolean) =>
         changeRequestService.addChanges(

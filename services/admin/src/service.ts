@@ -42,6 +42,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
   let resync: Array<{ unsubscribe(): void }> = [];
   let createdAdminSecret: string | undefined;
   let changeRequestScheduler: ChangeRequestScheduler | undefined;
+  let stopPokingScheduler: (() => void) | undefined;
   let eventRetention: Retention | undefined;
 
   const router = express.Router();
@@ -55,7 +56,15 @@ export function createAdminService(deps: AdminDeps): AdminService {
   router.use("/feedback", ...signedIn);
   // Before every admin route: private projects are invisible to non-members.
   router.use(deps.projectMembers.privacyMiddleware());
-  router.use(changeRequestRoutes({ changeRequests: deps.changeRequestService, access, participation: deps.projectMembers }));
+  router.use(
+    changeRequestRoutes({
+      changeRequests: deps.changeRequestService,
+      review: deps.changeRequestReview,
+      config: deps.changeRequestConfig,
+      access,
+      participation: deps.projectMembers,
+    }),
+  );
   router.use(deps.projectMembers.routes(access));
   router.use(deps.governance.feedbackRouter());
   router.use(deps.governance.adminRouter());
@@ -140,11 +149,11 @@ export function createAdminService(deps: AdminDeps): AdminService {
       unitOfWork.onCommitted(() => relay?.poke());
       changeRequestScheduler = startChangeRequestScheduler({
         store: deps.changeRequestStore,
-        service: deps.changeRequestService,
+        review: deps.changeRequestReview,
         logger: logger.child({ module: "change-request-scheduler" }),
         clock: deps.clock,
       });
-      deps.changeRequestService.onScheduled(() => changeRequestScheduler?.poke());
+      stopPokingScheduler = deps.changeRequestReview.onScheduled(() => changeRequestScheduler?.poke());
       eventRetention = startRetention({
         what: "the event log",
         days: eventRetentionEnv.parse(deps.settings).EVENT_LOG_RETENTION_DAYS,
@@ -156,6 +165,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
       await deps.governance.start();
     },
     async stop() {
+      stopPokingScheduler?.();
       changeRequestScheduler?.stop();
       eventRetention?.stop();
       await deps.governance.stop();

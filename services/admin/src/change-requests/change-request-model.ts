@@ -1,10 +1,14 @@
 import type { ChangeRequestAction, ChangeRequestState } from "@vexil/contracts";
+import type { Actor } from "../access/access-service.js";
 
 /** Who proposed, reviewed or commented, as change requests show people. */
 export interface Person {
   id: number;
   username: string;
 }
+
+export const personOf = (actor: Actor): Person => ({ id: actor.userId, username: actor.name });
+export const actorOf = (person: Person): Actor => ({ userId: person.id, name: person.username });
 
 /**
  * What a change was proposed against, so a later change to the same thing shows as a conflict.

@@ -3,6 +3,8 @@ import { adminContract, type ChangeRequestStateInput } from "@vexil/contracts";
 import { mountContract } from "@vexil/http";
 import type { AccessService, Actor } from "../access/access-service.js";
 import { permissions, type Permission } from "../access/permissions.js";
+import type { ChangeRequestConfig } from "./change-request-config.js";
+import type { ChangeRequestReview } from "./change-request-review.js";
 import type { ChangeRequestService } from "./change-request-service.js";
 
 /** Who may take part in a project's change requests, per its collaboration mode. */
@@ -28,10 +30,14 @@ const statePermission: Record<ChangeRequestStateInput["state"], Permission> = {
 
 export function changeRequestRoutes({
   changeRequests,
+  review,
+  config,
   access,
   participation,
 }: {
   changeRequests: ChangeRequestService;
+  review: ChangeRequestReview;
+  config: ChangeRequestConfig;
   access: AccessService;
   participation: ProjectParticipation;
 }): Router {
@@ -45,17 +51,17 @@ export function changeRequestRoutes({
   };
   const move = async (req: unknown, projectId: string, id: number, input: ChangeRequestStateInput) => {
     const actor = await caller(req, statePermission[input.state], projectId);
-    return { status: 200 as const, body: await changeRequests.changeState(projectId, id, input, actor) };
+    return { status: 200 as const, body: await review.changeState(projectId, id, input, actor) };
   };
 
   mountContract(router, adminContract.changeRequests, {
     getConfig: async ({ params, req }) => {
       await caller(req, permissions.read, params.projectId);
-      return { status: 200, body: await changeRequests.getConfig(params.projectId) };
+      return { status: 200, body: await config.getConfig(params.projectId) };
     },
     putConfig: async ({ params, body, req }) => {
       const actor = await caller(req, permissions.updateProject, params.projectId, params.environment);
-      await changeRequests.putConfig(params.projectId, params.environment, body, actor);
+      await config.putConfig(params.projectId, params.environment, body, actor);
       return { status: 204, body: undefined };
     },
     addChanges: async ({ params, body, req }) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "@vexil/logger";
-import type { ChangeRequestService } from "./change-request-service.js";
+import type { ChangeRequestReview } from "./change-request-review.js";
 import type { ChangeRequestStore } from "./change-request-store.js";
 
 export interface ChangeRequestScheduler {
@@ -17,14 +17,14 @@ export interface ChangeRequestScheduler {
  */
 export function startChangeRequestScheduler({
   store,
-  service,
+  review,
   logger,
   clock,
   pollMs = 30_000,
   leaseMs = 60_000,
 }: {
   store: ChangeRequestStore;
-  service: ChangeRequestService;
+  review: Pick<ChangeRequestReview, "applyScheduled">;
   logger: Logger;
   clock: () => Date;
   pollMs?: number;
@@ -46,7 +46,7 @@ export function startChangeRequestScheduler({
         continue;
       }
       if (!(await store.claimSchedule(request._id, schedule, claimant, now, leaseMs))) continue;
-      await service.applyScheduled(request._id);
+      await review.applyScheduled(request._id);
     }
     arm(next - clock().getTime());
   }

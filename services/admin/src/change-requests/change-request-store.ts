@@ -1,7 +1,14 @@
 import type { ChangeRequestState } from "@vexil/contracts";
-import { NameExistsError } from "@vexil/errors";
+import { NameExistsError, NotFoundError } from "@vexil/errors";
 import { DuplicateKeyError, type Collection, type StoreEngine, type StoreSession } from "@vexil/store";
-import type { ChangeRequestDocument, ChangeRequestSettingsDocument, Schedule } from "./change-request-model.js";
+import type { Actor } from "../access/access-service.js";
+import {
+  personOf,
+  type ChangeRequestDocument,
+  type ChangeRequestSettingsDocument,
+  type Comment,
+  type Schedule,
+} from "./change-request-model.js";
 
 export interface ChangeRequestQuery {
   project?: string;
@@ -28,6 +35,23 @@ export interface ChangeRequestStore {
   settings(project: string, session?: StoreSession): Promise<ChangeRequestSettingsDocument[]>;
   setting(project: string, environment: string, session?: StoreSession): Promise<ChangeRequestSettingsDocument | null>;
   putSetting(doc: ChangeRequestSettingsDocument, session: StoreSession): Promise<void>;
+}
+
+/** A request of this project; NotFoundError when there is none (or it belongs to another project). */
+export async function loadInProject(
+  store: Pick<ChangeRequestStore, "get">,
+  project: string,
+  id: number,
+  session?: StoreSession,
+): Promise<ChangeRequestDocument> {
+  const request = await store.get(id, session);
+  if (!request || request.project !== project) throw new NotFoundError(`Could not find change request ${id} in project ${project}`);
+  return request;
+}
+
+/** A comment by `actor`, numbered from the same sequence as changes. */
+export async function newComment(store: Pick<ChangeRequestStore, "nextChangeId">, text: string, actor: Actor, now: Date): Promise<Comment> {
+  return { id: await store.nextChangeId(), text: text.trim(), createdBy: personOf(actor), createdAt: now };
 }
 
 interface ClaimFields {
