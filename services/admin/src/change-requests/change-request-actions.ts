@@ -99,13 +99,13 @@ interface Application {
   actor: Actor;
 }
 
-interface ActionHandler<A extends Action> {
+export interface ActionHandler<A extends Action> {
   order: number;
   validate(change: ChangeOf<A>, proposal: Proposal): Promise<void>;
   apply(change: ChangeOf<A>, application: Application): Promise<void>;
 }
 
-type ActionTable = { [A in Action]: ActionHandler<A> };
+export type ActionTable = { [A in Action]: ActionHandler<A> };
 
 const noChecks = async (): Promise<void> => undefined;
 

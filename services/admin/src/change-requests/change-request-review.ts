@@ -8,7 +8,7 @@ import type { ChangeRequest, ChangeRequestChange, ChangeRequestStateInput } from
 import { ValidationError } from "@vexil/errors";
 import type { Actor } from "../access/access-service.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
-import { changeActions, handlerOf } from "./change-request-actions.js";
+import { handlerOf, type ActionTable } from "./change-request-actions.js";
 import type { ChangeRequestConfig } from "./change-request-config.js";
 import { recordRequestEvents, type ChangeRequestEventType } from "./change-request-events.js";
 import { actorOf, personOf, type ChangeRequestDocument } from "./change-request-model.js";
@@ -23,7 +23,7 @@ export class ChangeRequestReview {
     private readonly deps: {
       store: ChangeRequestStore;
       config: Pick<ChangeRequestConfig, "whileApplying">;
-      actions: ReturnType<typeof changeActions>;
+      actions: ActionTable;
       viewer: ChangeRequestViewer;
       unitOfWork: UnitOfWork;
       clock: () => Date;

@@ -8,7 +8,7 @@ import { NotFoundError, ValidationError } from "@vexil/errors";
 import type { Actor } from "../access/access-service.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import type { ProposedStrategy } from "../segments/segment-service.js";
-import { validateProposal, type ActionPorts, type changeActions } from "./change-request-actions.js";
+import { validateProposal, type ActionPorts, type ActionTable } from "./change-request-actions.js";
 import type { ChangeRequestConfig, ProjectEnvironments } from "./change-request-config.js";
 import { personOf, type ChangeRequestDocument, type StoredChange } from "./change-request-model.js";
 import {
@@ -31,7 +31,7 @@ export class ChangeRequestService {
       store: ChangeRequestStore;
       config: Pick<ChangeRequestConfig, "assertProjectEnvironment">;
       ports: Pick<ActionPorts, "features" | "segments">;
-      actions: ReturnType<typeof changeActions>;
+      actions: ActionTable;
       viewer: ChangeRequestViewer;
       projects: Pick<ProjectEnvironments, "get">;
       unitOfWork: UnitOfWork;

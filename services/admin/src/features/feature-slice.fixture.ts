@@ -61,6 +61,12 @@ export async function startFeatureSlice(projects: Record<string, TestProject>) {
     clock,
   });
   return {
+    engine,
+    unitOfWork,
+    clock,
+    projects: flagProjects,
+    /** The strategy names defined in this system (delete one to make a later write refuse it). */
+    definedStrategies,
     features,
     strategies,
     /** The event types recorded for one flag, oldest first. */
