@@ -340,7 +340,7 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
     expect((await vexil.api("/api/admin/user", { token: pat })).status).toBe(200);
   }, 120_000);
 
-  it("manages segments, context fields, tag types and strategy types, and reads the event log and the applications", async () => {
+  it("manages segments, context fields, tag types, strategy types and integrations, and reads the event log and the applications", async () => {
     const page = await signedInPage("admin-ui-configure");
     await page.getByRole("link", { name: "Context" }).click();
     await page.getByLabel("Field name").fill("tenant");
@@ -380,6 +380,23 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
     expect(segments.segments.find((s) => s.name === "big-tenants")?.constraints).toEqual([
       { contextName: "tenant", operator: "IN", values: ["acme"] },
     ]);
+
+    // A webhook: its URL is sensitive, so it comes back masked and stays stored when left as it is.
+    await page.getByRole("link", { name: "Integrations" }).click();
+    await page.getByRole("button", { name: "New integration" }).click();
+    await page.getByLabel("Provider").selectOption({ label: "Webhook" });
+    await page.getByLabel("Webhook URL").fill("https://hooks.example.com/vexil");
+    await page.getByRole("button", { name: "Save integration" }).click();
+    await page.getByRole("button", { name: /^Edit integration \d+$/ }).waitFor();
+    const addons = (await (await vexil.api("/api/admin/addons")).json()) as { addons: { id: number; parameters: { url: string } }[] };
+    const webhook = addons.addons.at(-1)!;
+    expect(webhook.parameters.url).toBe("*****");
+    await page.getByRole("button", { name: `Edit integration ${webhook.id}` }).click();
+    await page.getByText("Stored; type to replace it.").waitFor();
+    await expectAccessible(page, "the integration form");
+    await page.getByRole("button", { name: "Save integration" }).click();
+    await page.getByRole("button", { name: `Deliveries of ${webhook.id}` }).click();
+    await page.getByText("Nothing delivered yet.").waitFor();
 
     await page.getByRole("link", { name: "Events" }).click();
     await page.getByLabel("Event type").selectOption("segment-created");

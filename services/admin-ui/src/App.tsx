@@ -5,6 +5,7 @@ import { AccountPage } from "./pages/AccountPage.js";
 import { ApplicationsPage } from "./pages/configure/ApplicationsPage.js";
 import { ContextFieldsPage } from "./pages/configure/ContextFieldsPage.js";
 import { EventLogPage } from "./pages/configure/EventLogPage.js";
+import { IntegrationsPage } from "./pages/configure/IntegrationsPage.js";
 import { SegmentsPage } from "./pages/configure/SegmentsPage.js";
 import { StrategiesPage } from "./pages/configure/StrategiesPage.js";
 import { TagTypesPage } from "./pages/configure/TagTypesPage.js";
@@ -38,6 +39,7 @@ export function App() {
         <Route path="/tag-types" component={TagTypesPage} />
         <Route path="/strategies" component={StrategiesPage} />
         <Route path="/events" component={EventLogPage} />
+        <Route path="/integrations" component={IntegrationsPage} />
         <Route path="/applications" component={ApplicationsPage} />
         <Route path="/access/api-tokens" component={ApiTokensPage} />
         <Route path="/access/users" component={UsersPage} />

@@ -1,0 +1,242 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { maskedParameterValue, type Addon, type AddonProviderDefinition } from "@vexil/contracts";
+import { useState, type FormEvent } from "react";
+import { adminApi, ok } from "../../api.js";
+import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
+
+const addonsKey = ["addons"];
+
+/** Addons (webhook, Slack, Teams, Datadog): what they send, where, and how each delivery went. */
+export function IntegrationsPage() {
+  const queryClient = useQueryClient();
+  const addons = useQuery({ queryKey: addonsKey, queryFn: () => ok(adminApi.addons.list()) });
+  const [editing, setEditing] = useState<Addon | "new" | undefined>();
+  const [log, setLog] = useState<number | undefined>();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: addonsKey });
+  const setEnabled = useMutation({
+    // The masked values are sent back as they came: the server keeps the stored secrets.
+    mutationFn: (addon: Addon) =>
+      ok(
+        adminApi.addons.update({
+          params: { id: addon.id },
+          body: {
+            provider: addon.provider,
+            description: addon.description ?? undefined,
+            enabled: !addon.enabled,
+            parameters: addon.parameters,
+            events: addon.events,
+            projects: addon.projects,
+            environments: addon.environments,
+          },
+        }),
+      ),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({ mutationFn: (id: number) => ok(adminApi.addons.remove({ params: { id } })), onSuccess: refresh });
+  const providers = addons.data?.providers ?? [];
+  return (
+    <section>
+      <div className="page-head">
+        <h1>Integrations</h1>
+        <button type="button" className="primary" onClick={() => setEditing("new")}>
+          New integration
+        </button>
+      </div>
+      {editing && providers.length > 0 && (
+        <AddonForm
+          key={editing === "new" ? "new" : editing.id}
+          providers={providers}
+          addon={editing === "new" ? undefined : editing}
+          onDone={() => setEditing(undefined)}
+        />
+      )}
+      <ErrorNote error={addons.error ?? setEnabled.error ?? remove.error} />
+      {addons.data?.addons.length === 0 && (
+        <p className="empty">No integrations. Send flag changes to a webhook, Slack, Teams or Datadog.</p>
+      )}
+      {(addons.data?.addons.length ?? 0) > 0 && (
+        <table aria-label="Integrations">
+          <thead>
+            <tr>
+              <th scope="col">Integration</th>
+              <th scope="col">Events</th>
+              <th scope="col">Enabled</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {addons.data!.addons.map((addon) => (
+              <tr key={addon.id}>
+                <td>
+                  {addon.provider} #{addon.id}
+                  {addon.description && <div className="hint">{addon.description}</div>}
+                </td>
+                <td>{addon.events.join(", ")}</td>
+                <td>
+                  <input
+                    type="checkbox"
+                    role="switch"
+                    className="switch"
+                    aria-label={`Integration ${addon.id} enabled`}
+                    checked={addon.enabled}
+                    onChange={() => setEnabled.mutate(addon)}
+                  />
+                </td>
+                <td className="actions">
+                  <button type="button" onClick={() => setEditing(addon)}>
+                    Edit integration {addon.id}
+                  </button>
+                  <button type="button" onClick={() => setLog(log === addon.id ? undefined : addon.id)} aria-expanded={log === addon.id}>
+                    Deliveries of {addon.id}
+                  </button>
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => confirm(`Delete the ${addon.provider} integration?`) && remove.mutate(addon.id)}
+                  >
+                    Delete integration {addon.id}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {log !== undefined && <DeliveryLog id={log} />}
+    </section>
+  );
+}
+
+function AddonForm({ providers, addon, onDone }: { providers: AddonProviderDefinition[]; addon?: Addon; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const [providerName, setProviderName] = useState(addon?.provider ?? providers[0]!.name);
+  const provider = providers.find((p) => p.name === providerName)!;
+  const [description, setDescription] = useState(addon?.description ?? "");
+  const [parameters, setParameters] = useState<Record<string, unknown>>(addon?.parameters ?? {});
+  const [events, setEvents] = useState<string[]>(addon?.events ?? ["feature-created", "feature-updated"]);
+  const save = useMutation({
+    mutationFn: async () => {
+      const body = {
+        provider: providerName,
+        description,
+        enabled: addon?.enabled ?? true,
+        parameters,
+        events,
+        projects: addon?.projects,
+        environments: addon?.environments,
+      };
+      if (addon) await ok(adminApi.addons.update({ params: { id: addon.id }, body }));
+      else await ok(adminApi.addons.create({ body }));
+    },
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: addonsKey });
+      onDone();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  return (
+    <form onSubmit={submit} className="card" aria-label={addon ? `Edit integration ${addon.id}` : "New integration"}>
+      <div className="row">
+        <SelectField
+          label="Provider"
+          value={providerName}
+          disabled={addon !== undefined}
+          onChange={(e) => (setProviderName(e.target.value), setParameters({}))}
+        >
+          {providers.map((p) => (
+            <option key={p.name} value={p.name}>
+              {p.displayName}
+            </option>
+          ))}
+        </SelectField>
+        <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} />
+      </div>
+      <p className="hint">{provider.description}</p>
+      <div className="row">
+        {provider.parameters.map((p) => (
+          <TextField
+            key={p.name}
+            label={p.displayName}
+            required={p.required}
+            // Sensitive values come back masked; left as they are, the stored value is kept.
+            type={p.sensitive ? "password" : p.type === "url" ? "url" : "text"}
+            autoComplete="off"
+            placeholder={p.placeholder}
+            hint={p.sensitive && parameters[p.name] === maskedParameterValue ? "Stored; type to replace it." : p.description}
+            value={String(parameters[p.name] ?? "")}
+            onChange={(e) => setParameters({ ...parameters, [p.name]: e.target.value })}
+            error={fieldError(save.error, `parameters.${p.name}`)}
+          />
+        ))}
+      </div>
+      <fieldset>
+        <legend>Events to send</legend>
+        <div className="checks">
+          {provider.events.map((eventType) => (
+            <label className="check" key={eventType}>
+              <input
+                type="checkbox"
+                checked={events.includes(eventType)}
+                onChange={(e) => setEvents(e.target.checked ? [...events, eventType] : events.filter((t) => t !== eventType))}
+              />{" "}
+              {eventType}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="actions">
+        <button type="submit" className="primary" disabled={save.isPending}>
+          Save integration
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+      <ErrorNote error={save.error} />
+    </form>
+  );
+}
+
+function DeliveryLog({ id }: { id: number }) {
+  const deliveries = useQuery({
+    queryKey: ["addon-deliveries", id],
+    queryFn: () => ok(adminApi.addons.events({ params: { id }, query: { limit: 50 } })),
+  });
+  return (
+    <section className="card" aria-labelledby="deliveries-title">
+      <h2 id="deliveries-title">Deliveries of integration {id}</h2>
+      <ErrorNote error={deliveries.error} />
+      {deliveries.data?.integrationEvents.length === 0 && <p className="hint">Nothing delivered yet.</p>}
+      {(deliveries.data?.integrationEvents.length ?? 0) > 0 && (
+        <table aria-label={`Deliveries of integration ${id}`}>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Event</th>
+              <th scope="col">State</th>
+              <th scope="col">Answer</th>
+              <th scope="col">Attempt</th>
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.data!.integrationEvents.map((d) => (
+              <tr key={d.id}>
+                <td>{new Date(d.createdAt).toLocaleString()}</td>
+                <td>{d.details.eventType}</td>
+                <td>
+                  {d.state}
+                  <div className="hint">{d.stateDetails}</div>
+                </td>
+                <td>{d.details.statusCode ?? "no answer"}</td>
+                <td>{d.details.attempt}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
