@@ -200,6 +200,9 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     }
     const ids = equalityValues(filter._id);
     if (ids) return view.byIds(this.name, ids.filter(isDocumentId));
+    const range = integerRange(filter._id);
+    const inRange = range && view.byIntegerIdRange(this.name, range.low, range.high);
+    if (inRange) return inRange;
     for (const [path, condition] of Object.entries(filter)) {
       const values = path.startsWith("$") ? undefined : equalityValues(condition);
       const found = values && view.lookup(this.name, path, values);
@@ -230,4 +233,20 @@ function equalityValues(condition: unknown): Scalar[] | undefined {
   if (operator === "$eq" && isScalar(operand)) return [operand];
   if (operator === "$in" && Array.isArray(operand) && operand.every(isScalar)) return operand;
   return undefined;
+}
+
+/** The integers a numeric range condition (`$gt`/`$gte` and `$lt`/`$lte`, nothing else) admits. */
+function integerRange(condition: unknown): { low: number; high: number } | undefined {
+  if (condition === null || typeof condition !== "object" || Array.isArray(condition)) return undefined;
+  let low = -Infinity;
+  let high = Infinity;
+  for (const [operator, bound] of Object.entries(condition)) {
+    if (typeof bound !== "number" || Number.isNaN(bound)) return undefined;
+    if (operator === "$gt") low = Math.max(low, Math.floor(bound) + 1);
+    else if (operator === "$gte") low = Math.max(low, Math.ceil(bound));
+    else if (operator === "$lt") high = Math.min(high, Math.ceil(bound) - 1);
+    else if (operator === "$lte") high = Math.min(high, Math.floor(bound));
+    else return undefined;
+  }
+  return Number.isFinite(low) && Number.isFinite(high) ? { low, high } : undefined;
 }

@@ -69,6 +69,8 @@ function scalarsAt(doc: Doc, path: string): Scalar[] {
   return (Array.isArray(value) ? value : [value]).filter(isScalar);
 }
 
+const isFractional = (id: DocumentId) => typeof id === "number" && !Number.isInteger(id);
+
 /** Lookups by the first field of an index: path → scalar → the documents holding it. */
 type Postings = Map<string, Map<Scalar, Set<DocumentId>>>;
 
@@ -84,6 +86,8 @@ export class CollectionState {
   /** Each document's place in natural order, so documents found through an index come back in that order. */
   private readonly positions = new Map<DocumentId, number>();
   private nextPosition = 0;
+  /** How many `_id`s are numbers but not integers: while none are, an `_id` range can be read by enumerating it. */
+  private fractionalIds = 0;
   readonly indexes = new Map<string, IndexSpec>();
   /** For each unique index: key → the `_id` holding it. */
   readonly uniqueKeys = new Map<string, Map<string, DocumentId>>();
@@ -108,6 +112,18 @@ export class CollectionState {
     const ids = new Set<DocumentId>();
     for (const set of sets) for (const id of set) ids.add(id);
     return this.inNaturalOrder([...ids]);
+  }
+
+  /**
+   * The integer `_id`s from `low` to `high` when enumerating them is cheaper than a scan and no
+   * document has a fractional numeric `_id` the enumeration would miss; undefined otherwise.
+   */
+  integerIdRange(low: number, high: number): DocumentId[] | undefined {
+    if (this.fractionalIds > 0 || high - low + 1 > this.docs.size) return undefined;
+    if (low > high) return [];
+    const ids: DocumentId[] = [];
+    for (let id = low; id <= high; id++) if (this.positions.has(id)) ids.push(id);
+    return ids;
   }
 
   /** The given committed `_id`s (others are dropped) in natural order. */
@@ -156,7 +172,10 @@ export class CollectionState {
 
   put(doc: Doc): void {
     this.removeKeys(doc._id);
-    if (!this.positions.has(doc._id)) this.positions.set(doc._id, this.nextPosition++);
+    if (!this.positions.has(doc._id)) {
+      this.positions.set(doc._id, this.nextPosition++);
+      if (isFractional(doc._id)) this.fractionalIds++;
+    }
     this.docs.set(doc._id, doc);
     for (const spec of this.uniqueIndexes()) {
       for (const key of indexKeys(doc, spec)) this.uniqueKeys.get(spec.name)!.set(key, doc._id);
@@ -167,7 +186,7 @@ export class CollectionState {
   delete(id: DocumentId): void {
     this.removeKeys(id);
     this.docs.delete(id);
-    this.positions.delete(id);
+    if (this.positions.delete(id) && isFractional(id)) this.fractionalIds--;
   }
 
   private removeKeys(id: DocumentId): void {
@@ -268,6 +287,14 @@ export class Draft {
    */
   lookup(collection: string, path: string, values: Scalar[]): Doc[] | undefined {
     const ids = this.state.collections.get(collection)?.lookup(path, values);
+    return ids && this.withStaged(collection, ids);
+  }
+
+  /** Like `byIds` for every committed integer `_id` from `low` to `high`; undefined when the scan is cheaper or needed. */
+  byIntegerIdRange(collection: string, low: number, high: number): Doc[] | undefined {
+    const committed = this.state.collections.get(collection);
+    if (!committed) return undefined;
+    const ids = committed.integerIdRange(low, high);
     return ids && this.withStaged(collection, ids);
   }
 
