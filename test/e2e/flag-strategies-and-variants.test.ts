@@ -11,8 +11,11 @@ import { startTestSystem, type TestSystem } from "../src/harness.js";
  * each project's flags carry its name.
  */
 let vexil: TestSystem;
+/** A project without flags that the several-project tokens include. */
+const elsewhere = "flags-elsewhere";
 beforeAll(async () => {
   vexil = await startTestSystem();
+  await vexil.createProject(elsewhere);
 });
 afterAll(() => vexil.stop());
 
@@ -255,6 +258,49 @@ describe.each(["default", "flags-fresh"])("flags in project %s", (project) => {
         404,
         "NotFoundError",
       );
+    });
+  });
+  describe("as the SDKs are served them", () => {
+    /** What an SDK evaluates from a strategy (parameters as the strings SDKs read); the rest is for people. */
+    const evaluated = (s: { id?: string; name: string; parameters?: Record<string, unknown>; constraints?: unknown[] }) => ({
+      id: s.id,
+      name: s.name,
+      parameters: Object.fromEntries(Object.entries(s.parameters ?? {}).map(([key, value]) => [key, String(value)])),
+      constraints: s.constraints,
+    });
+
+    it.each([
+      { scope: "this project", projects: [project] },
+      { scope: "this project and another", projects: [project, elsewhere] },
+      { scope: "every project", projects: ["*"] },
+    ])("client tokens for $scope get the enabled strategies in order and the variants the admin API shows", async ({ projects }) => {
+      const token = await vexil.createApiToken({ type: "client", projects });
+      let compared = 0;
+      for (const name of [n("strat"), n("colors")]) {
+        const development = (await get(`${features}/${name}`, featureSchema)).environments!.find((e) => e.name === "development")!;
+        const expected = {
+          strategies: development
+            .strategies!.filter((s) => !s.disabled)
+            .sort((a, b) => (a.sortOrder ?? 0) - (b.sortOrder ?? 0))
+            .map(evaluated),
+          variants: development.variants,
+        };
+        await expect
+          .poll(
+            async () => {
+              const served = await vexil.expectStatus(
+                `/api/client/features/${name}`,
+                { token, headers: { "unleash-client-spec": "5.1.0" } },
+                200,
+              );
+              return { strategies: served.strategies.map(evaluated), variants: served.variants };
+            },
+            { timeout: 60_000, interval: 100 },
+          )
+          .toEqual(expected);
+        compared += expected.strategies.length + expected.variants!.length;
+      }
+      expect(compared, "nothing to compare: the flags have neither strategies nor variants").toBeGreaterThan(0);
     });
   });
 });
