@@ -207,7 +207,7 @@ export async function createAdminDeps({
     features: featureService,
     featureStrategies,
     segments: {
-      find: (id) => segmentService.getDocument(id).catch(() => null),
+      find: (id) => segmentService.find(id),
       update: (id, input, actor) => segmentService.update(id, input, actor),
       delete: (id, actor) => segmentService.delete(id, actor),
     },
@@ -239,11 +239,7 @@ export async function createAdminDeps({
   const projectMembers = await ProjectMembers.create({
     engine: store,
     projects: projectService,
-    userExists: (id) =>
-      governance.users.get(id).then(
-        () => true,
-        () => false,
-      ),
+    userExists: (id) => governance.users.exists(id),
     unitOfWork,
     clock,
   });
@@ -286,7 +282,7 @@ export async function createAdminDeps({
       assertValidStrategy: (input, project) => featureStrategies.assertValidStrategy(input, project),
     },
     projects: {
-      find: async (id) => ((await projectService.exists(id)) ? projectService.get(id) : null),
+      find: (id) => projectService.find(id),
       environmentViews: (id) => projectService.environmentViews(id),
     },
     strategies,

@@ -34,7 +34,7 @@ export class ProjectMembers implements ProjectParticipation {
   private constructor(
     private readonly deps: {
       members: Collection<MemberDocument>;
-      projects: { get(project: string): Promise<{ mode: string }> };
+      projects: { get(project: string): Promise<{ mode: string }>; find(project: string): Promise<{ mode: string } | null> };
       userExists: (id: number) => Promise<boolean>;
       unitOfWork: UnitOfWork;
       clock: () => Date;
@@ -99,7 +99,7 @@ export class ProjectMembers implements ProjectParticipation {
   }
 
   async maySee(req: Request, project: string): Promise<boolean> {
-    const doc = await this.deps.projects.get(project).catch(() => null);
+    const doc = await this.deps.projects.find(project);
     if (!doc || doc.mode !== "private") return true;
     return this.isMember(req, project);
   }

@@ -75,6 +75,11 @@ export class ProjectService {
     return project;
   }
 
+  /** The project, or null when there is none (a failing store still throws). */
+  find(id: string): Promise<ProjectDocument | null> {
+    return this.deps.projects.get(id);
+  }
+
   async exists(id: string): Promise<boolean> {
     return (await this.deps.projects.get(id)) !== null;
   }

@@ -67,6 +67,11 @@ export class SegmentService {
     return this.deps.segments.list();
   }
 
+  /** The segment, or null when there is none (a failing store still throws). */
+  find(id: number): Promise<SegmentDocument | null> {
+    return this.deps.segments.get(id);
+  }
+
   async getDocument(id: number): Promise<SegmentDocument> {
     const doc = await this.deps.segments.get(id);
     if (!doc) throw notFound(id);

@@ -88,6 +88,11 @@ export class UserService {
     return toUserView(await this.require(id));
   }
 
+  /** Whether the user exists (a failing store still throws). */
+  async exists(id: number): Promise<boolean> {
+    return (await this.deps.users.get(id)) !== null;
+  }
+
   /** The signed-in form of a stored user, or undefined once the user is gone. */
   async sessionUser(id: number): Promise<SessionUser | undefined> {
     const doc = await this.deps.users.get(id);
