@@ -76,7 +76,7 @@ describe("strategy variant", () => {
   });
 });
 
-describe("feature variants list (endpoint 6)", () => {
+describe("feature variants list (PUT .../environments/:environment/variants)", () => {
   it("accepts variable variants and fix weights below 1000", () => {
     const variants = [
       { name: "a", weight: 300, weightType: "fix", stickiness: "userId" },
@@ -176,7 +176,7 @@ describe("SAML settings", () => {
   });
 });
 
-describe("change request changes (endpoint 10)", () => {
+describe("change request changes (POST .../change-requests)", () => {
   const examples = [
     { action: "updateSegment", payload: { id: 3, name: "beta", constraints: [] } },
     { action: "deleteSegment", payload: { id: 3 } },

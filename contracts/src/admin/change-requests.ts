@@ -19,7 +19,7 @@ const one = `${project}/change-requests/:id`;
 const idParams = z.object({ projectId: z.string(), id: z.coerce.number().int() });
 
 /**
- * Change requests as Unleash Enterprise serves them. Endpoint 10 (`addChanges`) is the spec's; the
+ * Change requests as Unleash Enterprise serves them. `addChanges` (POST .../environments/:environment/change-requests) is the spec's; the
  * rest follow the paths Unleash's UI calls, plus `approve`/`reject`/`cancel`/`apply` shortcuts for
  * the corresponding `state` moves.
  */

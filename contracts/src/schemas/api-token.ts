@@ -22,7 +22,7 @@ export const apiTokenSchema = z.object({
 });
 export type ApiToken = z.infer<typeof apiTokenSchema>;
 
-/** Endpoint 20: empty when no token has the name (names are not unique). */
+/** GET /api/admin/api-tokens/:name: empty when no token has the name (names are not unique). */
 export const apiTokenListSchema = z.object({ tokens: z.array(apiTokenSchema) });
 export type ApiTokenList = z.infer<typeof apiTokenListSchema>;
 

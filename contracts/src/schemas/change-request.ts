@@ -5,7 +5,7 @@ import { segmentUpsertSchema } from "./segment.js";
 import { checkStrategyPercentage, strategyParametersSchema, strategyFieldsSchema } from "./strategy.js";
 import { featureVariantListSchema, strategyVariantSchema } from "./variant.js";
 
-// ---- Endpoint 10 input: one change or an array of changes, discriminated by `action`. ----
+// ---- POST .../environments/:environment/change-requests input: one change or an array of changes, discriminated by `action`. ----
 
 const featureChange = { feature: z.string().min(1) };
 

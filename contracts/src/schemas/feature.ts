@@ -67,7 +67,7 @@ export const featureSchema = z.object({
 });
 export type Feature = z.infer<typeof featureSchema>;
 
-/** Endpoint 12 body. */
+/** POST /api/admin/projects/:projectId/features/:featureName/clone body. */
 export const cloneFeatureBodySchema = z.object({
   name: z.string().min(1),
   replaceGroupId: z.boolean().default(true),
@@ -75,7 +75,7 @@ export const cloneFeatureBodySchema = z.object({
 export type CloneFeatureBody = z.infer<typeof cloneFeatureBodySchema>;
 
 /**
- * Endpoint 4 query. Unleash reads `shouldActivateDisabledStrategies=true` and treats any other
+ * POST .../features/:featureName/environments/:environment/on query. Unleash reads `shouldActivateDisabledStrategies=true` and treats any other
  * value as false.
  */
 export const enableFeatureQuerySchema = z.object({
@@ -86,7 +86,7 @@ export const enableFeatureQuerySchema = z.object({
 });
 export type EnableFeatureQuery = z.infer<typeof enableFeatureQuerySchema>;
 
-/** Endpoint 6 body: the full replacement list. */
+/** PUT .../features/:featureName/environments/:environment/variants body: the full replacement list. */
 export const setEnvironmentVariantsBodySchema = featureVariantListSchema;
 
 export const featureVariantsResponseSchema = z.object({

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { variantPayloadSchema } from "./variant.js";
 
 /**
- * Endpoint 14 query: the Unleash frontend context. `properties[name]=value` arrives as a nested
+ * GET /api/frontend query: the Unleash frontend context. `properties[name]=value` arrives as a nested
  * object; other unknown parameters pass through, as Unleash treats them as properties too.
  */
 export const frontendContextQuerySchema = z

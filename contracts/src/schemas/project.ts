@@ -34,7 +34,7 @@ export const projectStatisticsSchema = z.object({
 });
 export type ProjectStatistics = z.infer<typeof projectStatisticsSchema>;
 
-/** Endpoint 1 (deprecated). Archived features are excluded from `features`. */
+/** GET /api/admin/projects/:projectId (deprecated). Archived features are excluded from `features`. */
 export const projectOverviewSchema = z.object({
   version: z.number().int(),
   name: z.string(),
@@ -54,7 +54,7 @@ export const projectOverviewSchema = z.object({
 });
 export type ProjectOverview = z.infer<typeof projectOverviewSchema>;
 
-/** Endpoint 2. */
+/** GET /api/admin/projects/:projectId/health-report. */
 export const healthReportSchema = z.object({
   version: z.number().int(),
   name: z.string(),
@@ -77,7 +77,7 @@ export const healthReportSchema = z.object({
 });
 export type HealthReport = z.infer<typeof healthReportSchema>;
 
-/** Endpoint 16 body. */
+/** POST /api/admin/projects/:projectId/archive/validate body. */
 export const validateArchiveBodySchema = z.object({
   features: z.array(z.string()),
 });

@@ -49,7 +49,7 @@ export type PublicSignupToken = z.infer<typeof publicSignupTokenSchema>;
 export const publicSignupTokenListSchema = z.object({ tokens: z.array(publicSignupTokenSchema) });
 export type PublicSignupTokenList = z.infer<typeof publicSignupTokenListSchema>;
 
-/** Endpoint 8 body: both fields optional, the body itself required. */
+/** PUT /api/admin/invite-link/tokens/:token body: both fields optional, the body itself required. */
 /** Strict, as Unleash refuses an update with any other property (400). */
 export const publicSignupTokenUpdateSchema = z
   .object({

@@ -19,7 +19,7 @@ export const tagSchema = z.object({
 });
 export type Tag = z.infer<typeof tagSchema>;
 
-/** Endpoint 18 body: a whole Tag, `type` required as in the spec's Tag and as Unleash refuses it missing (400). */
+/** POST /api/admin/tags body: a whole Tag, `type` required as in the spec's Tag and as Unleash refuses it missing (400). */
 export const createTagBodySchema = z.object({
   value: tagValueSchema,
   type: tagTypeNameSchema,

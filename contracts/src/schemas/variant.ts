@@ -40,7 +40,7 @@ export const featureVariantSchema = z.object({
 export type FeatureVariant = z.infer<typeof featureVariantSchema>;
 
 /**
- * A full replacement list of feature variants (endpoint 6, change action patchVariant). The list
+ * A full replacement list of feature variants (PUT .../environments/:environment/variants, change action patchVariant). The list
  * rules live here so every write path rejects the same bodies: names are unique, at least one
  * variant is `variable` (a missing weightType counts as variable, as in Unleash), and the `fix`
  * weights sum strictly below 1000 so something is left for the variable ones.

@@ -25,7 +25,7 @@ export function dependencyProblem(child: DependencyNode, parent: DependencyNode 
 }
 
 /**
- * Endpoint 16: archiving `batch` orphans the children of its flags that are not archived with
+ * POST /api/admin/projects/:projectId/archive/validate: archiving `batch` orphans the children of its flags that are not archived with
  * them, and deletes every dependency that touches a flag of the batch.
  */
 export function archiveImpact(

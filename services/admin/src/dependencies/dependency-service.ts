@@ -75,7 +75,7 @@ export class DependencyService {
     return (await this.deps.features.list({ project, archived: false })).some((f) => f.dependencies.length > 0);
   }
 
-  /** Endpoint 16. Names of other projects' flags or unknown names simply have no dependencies here. */
+  /** POST /api/admin/projects/:projectId/archive/validate. Names of other projects' flags or unknown names simply have no dependencies here. */
   async validateArchive(project: string, names: string[]): Promise<ValidateArchiveResponse> {
     await this.deps.projects.get(project);
     const features = await this.deps.features.list({ project, archived: false });
@@ -84,7 +84,7 @@ export class DependencyService {
 
   /**
    * Inside the archive's transaction (a FeatureService removal step), the archived flags'
-   * dependencies go, both ways (what endpoint 16 warns about): the archived flags lose their
+   * dependencies go, both ways (what archive validation warns about): the archived flags lose their
    * parents and their children lose them as parents.
    */
   async removeDependenciesOfArchived(tx: Transaction, archived: string[], actor: Actor): Promise<void> {

@@ -51,7 +51,7 @@ export function featureLinkRoutes({
       return { status: 200, body: undefined };
     },
   });
-  // Endpoint 16 is declared with the project routes; the dependency slice answers it.
+  // POST .../archive/validate is declared with the project routes; the dependency slice answers it.
   mountContract(
     router,
     { validateArchive: adminContract.projects.validateArchive },

@@ -6,7 +6,7 @@ import { permissions } from "../access/permissions.js";
 import type { FeedbackStore } from "./feedback-store.js";
 
 /**
- * Endpoint 19. Unleash serves product feedback to signed-in callers (the UI session) with no
+ * POST /feedback. Unleash serves product feedback to signed-in callers (the UI session) with no
  * further permission, so any authenticated caller may send it; anonymous requests get 401.
  */
 export function feedbackRoutes({ feedback, access, clock }: { feedback: FeedbackStore; access: AccessService; clock: () => Date }): Router {

@@ -66,7 +66,7 @@ export class SignupTokenService {
     return this.toView(doc);
   }
 
-  /** Endpoint 8: either field may be given. */
+  /** PUT /api/admin/invite-link/tokens/:token: either field may be given. */
   async update(secret: string, changes: { expiresAt?: string; enabled?: boolean }, actor: Actor): Promise<SignupTokenView> {
     const after = await this.deps.unitOfWork.run(async (tx) => {
       const before = await this.require(secret, tx.session);

@@ -5,7 +5,7 @@ import type { FeatureService } from "../features/feature-service.js";
 import { healthOf, recentProjectEvents, statisticsOf } from "./project-health.js";
 import type { ProjectService } from "./project-service.js";
 
-/** Endpoints 1 and 2: a project with its live flags, health and statistics, computed from the data. */
+/** GET /api/admin/projects/:projectId and .../health-report: a project with its live flags, health and statistics, computed from the data. */
 export class ProjectReports {
   constructor(
     private readonly deps: {

@@ -9,7 +9,7 @@ import type { ProjectReports } from "./project-report.js";
 import type { DefaultStrategy, ProjectService } from "./project-service.js";
 import type { ProjectDocument } from "./project-store.js";
 
-// Endpoint 16 (archive validation) belongs to the dependencies slice, which mounts it.
+// POST /api/admin/projects/:projectId/archive/validate belongs to the dependencies slice, which mounts it.
 const { validateArchive: _dependenciesSlice, ...projectRoutesContract } = adminContract.projects;
 
 export function projectRoutes({

@@ -115,7 +115,7 @@ export class TagService {
     return toTag(doc);
   }
 
-  /** Endpoint 18: the value arrives trimmed and 2..50 characters long (the contract checks it). */
+  /** POST /api/admin/tags: the value arrives trimmed and 2..50 characters long (the contract checks it). */
   async create(tag: Tag, actor: Actor): Promise<Tag> {
     await this.deps.unitOfWork.run(async (tx) => {
       await this.assertTypeExists(tag.type, tx, "body.type");
