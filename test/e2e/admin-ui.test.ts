@@ -340,7 +340,7 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
     expect((await vexil.api("/api/admin/user", { token: pat })).status).toBe(200);
   }, 120_000);
 
-  it("manages segments, context fields, tag types, strategy types and integrations, and reads the event log and the applications", async () => {
+  it("manages segments, context fields, tag types, strategy types, integrations and signal endpoints, and reads the event log and the applications", async () => {
     const page = await signedInPage("admin-ui-configure");
     await page.getByRole("link", { name: "Context" }).click();
     await page.getByLabel("Field name").fill("tenant");
@@ -397,6 +397,28 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
     await page.getByRole("button", { name: "Save integration" }).click();
     await page.getByRole("button", { name: `Deliveries of ${webhook.id}` }).click();
     await page.getByText("Nothing delivered yet.").waitFor();
+
+    // A signal endpoint with a token for one sender; what it sends shows up under the endpoint.
+    await page.getByRole("link", { name: "Signals" }).click();
+    await page.getByLabel("Endpoint name").fill("deploys");
+    await page.getByRole("button", { name: "Create endpoint" }).click();
+    await page.getByLabel("New token for deploys").fill("ci");
+    await page.getByRole("button", { name: "Create token" }).click();
+    const signalToken = (await page.getByLabel("Secret").textContent())!;
+    const sent = await vexil.api("/api/signal-endpoint/deploys", {
+      method: "POST",
+      token: `Bearer ${signalToken}`,
+      body: { service: "checkout" },
+    });
+    expect(sent.ok).toBe(true);
+    await expectAccessible(page, "the signal endpoints screen");
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await page.getByText("Recent signals").click();
+        return page.getByText('{"service":"checkout"}').count();
+      })
+      .toBe(1);
 
     await page.getByRole("link", { name: "Events" }).click();
     await page.getByLabel("Event type").selectOption("segment-created");

@@ -7,6 +7,7 @@ import { ContextFieldsPage } from "./pages/configure/ContextFieldsPage.js";
 import { EventLogPage } from "./pages/configure/EventLogPage.js";
 import { IntegrationsPage } from "./pages/configure/IntegrationsPage.js";
 import { SegmentsPage } from "./pages/configure/SegmentsPage.js";
+import { SignalsPage } from "./pages/configure/SignalsPage.js";
 import { StrategiesPage } from "./pages/configure/StrategiesPage.js";
 import { TagTypesPage } from "./pages/configure/TagTypesPage.js";
 import { ApiTokensPage } from "./pages/access/ApiTokensPage.js";
@@ -40,6 +41,7 @@ export function App() {
         <Route path="/strategies" component={StrategiesPage} />
         <Route path="/events" component={EventLogPage} />
         <Route path="/integrations" component={IntegrationsPage} />
+        <Route path="/signals" component={SignalsPage} />
         <Route path="/applications" component={ApplicationsPage} />
         <Route path="/access/api-tokens" component={ApiTokensPage} />
         <Route path="/access/users" component={UsersPage} />

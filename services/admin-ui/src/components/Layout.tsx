@@ -32,6 +32,7 @@ export function Layout({ me, children }: { me: CurrentUser; children: ReactNode 
           <NavLink href="/tag-types">Tags</NavLink>
           <NavLink href="/strategies">Strategies</NavLink>
           <NavLink href="/integrations">Integrations</NavLink>
+          <NavLink href="/signals">Signals</NavLink>
           <NavLink href="/events">Events</NavLink>
           <NavLink href="/applications">Applications</NavLink>
           <NavLink href="/access/api-tokens">API tokens</NavLink>
