@@ -11,9 +11,13 @@ import { expectJson as json, startTestSystem, type TestSystem } from "../src/har
 let vexil: TestSystem;
 const people: Record<string, Person> = {};
 
+/** A project without flags that the several-project tokens include. */
+const elsewhere = "cr-elsewhere";
+
 beforeAll(async () => {
   vexil = await startTestSystem();
   Object.assign(people, await signInReviewers(vexil));
+  await vexil.createProject(elsewhere);
 });
 afterAll(() => vexil?.stop());
 
@@ -347,6 +351,24 @@ describe.each(["default", "cr"])("change requests in project %s", (P) => {
       ]) {
         expect(await eventTypes(`type=${type}`), type).not.toHaveLength(0);
       }
+    });
+
+    it.each([
+      { scope: "this project", projects: () => [P] },
+      { scope: "this project and another", projects: () => [P, elsewhere] },
+      { scope: "every project", projects: () => ["*"] },
+    ])("serves the applied changes to production client tokens for $scope", async ({ projects }) => {
+      const token = await vexil.createApiToken({ type: "client", projects: projects(), environment: "production" });
+      const served = async () =>
+        ((await json(await api("/api/client/features", { token }), 200)).features as Array<{ name: string; enabled: boolean }>).filter(
+          (f) => f.name.startsWith(`${P}-`),
+        );
+      await expect
+        .poll(async () => (await served()).find((f) => f.name === `${P}-a`)?.enabled, { timeout: 60_000, interval: 100 })
+        .toBe(true);
+      const names = (await served()).map((f) => f.name);
+      expect(names).toContain(`${P}-b`);
+      expect(names).not.toContain(`${P}-c`);
     });
 
     it("keeps an applied request final", async () => {
