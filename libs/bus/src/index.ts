@@ -22,3 +22,4 @@ export { createNatsBus, type NatsBusOptions } from "./nats-bus.js";
 export { type OutboxEvent, type OutboxRelay, type OutboxRelayOptions, type OutboxSource, startOutboxRelay } from "./outbox-relay.js";
 export { assertSubject, subjectMatches } from "./subjects.js";
 export { namespacedBus } from "./namespaced-bus.js";
+export { publishTopic, subscribeTopic, type TypedTopic } from "./topic.js";

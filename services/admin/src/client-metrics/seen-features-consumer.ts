@@ -1,4 +1,4 @@
-import type { Bus, Subscription } from "@vexil/bus";
+import { subscribeTopic, type Bus, type Subscription } from "@vexil/bus";
 import { topics } from "@vexil/contracts";
 import type { Logger } from "@vexil/logger";
 
@@ -17,18 +17,17 @@ export function consumeSeenFeatures({
   lifecycle: { featureSeen(name: string, environment: string): Promise<void> };
   logger: Logger;
 }): Subscription {
-  return bus.subscribe(topics.featuresSeen.subject, async (payload) => {
-    const notice = topics.featuresSeen.schema.safeParse(payload);
-    if (!notice.success) {
-      logger.warn({ issues: notice.error.issues }, "ignoring a malformed seen-features notice");
-      return;
-    }
-    const { environment, features: names, seenAt } = notice.data;
-    try {
-      await features.recordSeen(environment, names, new Date(seenAt));
-      for (const name of names) await lifecycle.featureSeen(name, environment);
-    } catch (err) {
-      logger.error({ err, environment }, "recording seen features failed");
-    }
-  });
+  return subscribeTopic(
+    bus,
+    topics.featuresSeen,
+    async ({ environment, features: names, seenAt }) => {
+      try {
+        await features.recordSeen(environment, names, new Date(seenAt));
+        for (const name of names) await lifecycle.featureSeen(name, environment);
+      } catch (err) {
+        logger.error({ err, environment }, "recording seen features failed");
+      }
+    },
+    (issues) => logger.warn({ issues }, "ignoring a malformed seen-features notice"),
+  );
 }

@@ -1,4 +1,4 @@
-import type { Bus } from "@vexil/bus";
+import { publishTopic, type Bus } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
 import {
   snapshotCacheKey,
@@ -348,6 +348,6 @@ export class SnapshotPublisher {
         : {}),
       ...(committedAt !== undefined ? { committedAt: new Date(committedAt).toISOString() } : {}),
     };
-    bus.publish(topics.snapshotUpdated(environment).subject, notice);
+    publishTopic(bus, topics.snapshotUpdated(environment), notice);
   }
 }
