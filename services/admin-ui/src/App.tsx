@@ -1,25 +1,30 @@
+import { lazy, Suspense } from "react";
 import { Route, Switch } from "wouter";
 import { errorMessage } from "./api.js";
 import { Layout } from "./components/Layout.js";
-import { AccountPage } from "./pages/AccountPage.js";
-import { ApplicationsPage } from "./pages/configure/ApplicationsPage.js";
-import { ContextFieldsPage } from "./pages/configure/ContextFieldsPage.js";
-import { EventLogPage } from "./pages/configure/EventLogPage.js";
-import { IntegrationsPage } from "./pages/configure/IntegrationsPage.js";
-import { SegmentsPage } from "./pages/configure/SegmentsPage.js";
-import { SignalsPage } from "./pages/configure/SignalsPage.js";
-import { StrategiesPage } from "./pages/configure/StrategiesPage.js";
-import { TagTypesPage } from "./pages/configure/TagTypesPage.js";
-import { ApiTokensPage } from "./pages/access/ApiTokensPage.js";
-import { ServiceAccountsPage } from "./pages/access/ServiceAccountsPage.js";
-import { UsersPage } from "./pages/access/UsersPage.js";
 import { NotFoundPage } from "./pages/NotFoundPage.js";
-import { ChangeRequestPage } from "./pages/change-requests/ChangeRequestPage.js";
-import { FlagPage } from "./pages/flag/FlagPage.js";
-import { ProjectPage } from "./pages/project/ProjectPage.js";
 import { ProjectsPage } from "./pages/ProjectsPage.js";
 import { SignInPage } from "./pages/SignInPage.js";
 import { useCurrentUser } from "./session.js";
+
+// Screens other than the first load on demand: the sign-in and the projects list stay small and fast.
+const AccountPage = lazy(() => import("./pages/AccountPage.js").then((m) => ({ default: m.AccountPage })));
+const ApplicationsPage = lazy(() => import("./pages/configure/ApplicationsPage.js").then((m) => ({ default: m.ApplicationsPage })));
+const ContextFieldsPage = lazy(() => import("./pages/configure/ContextFieldsPage.js").then((m) => ({ default: m.ContextFieldsPage })));
+const EventLogPage = lazy(() => import("./pages/configure/EventLogPage.js").then((m) => ({ default: m.EventLogPage })));
+const IntegrationsPage = lazy(() => import("./pages/configure/IntegrationsPage.js").then((m) => ({ default: m.IntegrationsPage })));
+const SegmentsPage = lazy(() => import("./pages/configure/SegmentsPage.js").then((m) => ({ default: m.SegmentsPage })));
+const SignalsPage = lazy(() => import("./pages/configure/SignalsPage.js").then((m) => ({ default: m.SignalsPage })));
+const StrategiesPage = lazy(() => import("./pages/configure/StrategiesPage.js").then((m) => ({ default: m.StrategiesPage })));
+const TagTypesPage = lazy(() => import("./pages/configure/TagTypesPage.js").then((m) => ({ default: m.TagTypesPage })));
+const ApiTokensPage = lazy(() => import("./pages/access/ApiTokensPage.js").then((m) => ({ default: m.ApiTokensPage })));
+const ServiceAccountsPage = lazy(() => import("./pages/access/ServiceAccountsPage.js").then((m) => ({ default: m.ServiceAccountsPage })));
+const UsersPage = lazy(() => import("./pages/access/UsersPage.js").then((m) => ({ default: m.UsersPage })));
+const ChangeRequestPage = lazy(() =>
+  import("./pages/change-requests/ChangeRequestPage.js").then((m) => ({ default: m.ChangeRequestPage })),
+);
+const FlagPage = lazy(() => import("./pages/flag/FlagPage.js").then((m) => ({ default: m.FlagPage })));
+const ProjectPage = lazy(() => import("./pages/project/ProjectPage.js").then((m) => ({ default: m.ProjectPage })));
 
 export function App() {
   const me = useCurrentUser();
@@ -28,26 +33,28 @@ export function App() {
   if (me.data === null) return <SignInPage />;
   return (
     <Layout me={me.data}>
-      <Switch>
-        <Route path="/" component={ProjectsPage} />
-        <Route path="/projects" component={ProjectsPage} />
-        <Route path="/projects/:projectId/features/:flagName" component={FlagPage} />
-        <Route path="/projects/:projectId/change-requests/:id" component={ChangeRequestPage} />
-        <Route path="/projects/:projectId/:tab?" component={ProjectPage} />
-        <Route path="/account" component={AccountPage} />
-        <Route path="/segments" component={SegmentsPage} />
-        <Route path="/context" component={ContextFieldsPage} />
-        <Route path="/tag-types" component={TagTypesPage} />
-        <Route path="/strategies" component={StrategiesPage} />
-        <Route path="/events" component={EventLogPage} />
-        <Route path="/integrations" component={IntegrationsPage} />
-        <Route path="/signals" component={SignalsPage} />
-        <Route path="/applications" component={ApplicationsPage} />
-        <Route path="/access/api-tokens" component={ApiTokensPage} />
-        <Route path="/access/users" component={UsersPage} />
-        <Route path="/access/service-accounts" component={ServiceAccountsPage} />
-        <Route component={NotFoundPage} />
-      </Switch>
+      <Suspense fallback={<p className="loading">Loading…</p>}>
+        <Switch>
+          <Route path="/" component={ProjectsPage} />
+          <Route path="/projects" component={ProjectsPage} />
+          <Route path="/projects/:projectId/features/:flagName" component={FlagPage} />
+          <Route path="/projects/:projectId/change-requests/:id" component={ChangeRequestPage} />
+          <Route path="/projects/:projectId/:tab?" component={ProjectPage} />
+          <Route path="/account" component={AccountPage} />
+          <Route path="/segments" component={SegmentsPage} />
+          <Route path="/context" component={ContextFieldsPage} />
+          <Route path="/tag-types" component={TagTypesPage} />
+          <Route path="/strategies" component={StrategiesPage} />
+          <Route path="/events" component={EventLogPage} />
+          <Route path="/integrations" component={IntegrationsPage} />
+          <Route path="/signals" component={SignalsPage} />
+          <Route path="/applications" component={ApplicationsPage} />
+          <Route path="/access/api-tokens" component={ApiTokensPage} />
+          <Route path="/access/users" component={UsersPage} />
+          <Route path="/access/service-accounts" component={ServiceAccountsPage} />
+          <Route component={NotFoundPage} />
+        </Switch>
+      </Suspense>
     </Layout>
   );
 }
