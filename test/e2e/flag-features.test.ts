@@ -19,8 +19,11 @@ import { startTestSystem, type TestSystem } from "../src/harness.js";
  * name.
  */
 let vexil: TestSystem;
+/** A project without flags that the several-project tokens include. */
+const elsewhere = "flags-elsewhere";
 beforeAll(async () => {
   vexil = await startTestSystem();
+  await vexil.createProject(elsewhere);
 });
 afterAll(() => vexil.stop());
 
@@ -201,6 +204,28 @@ describe.each(["default", "flags-fresh"])("flags in project %s", (project) => {
       await expectError(`${features}/${n("rollout")}/environments/ghost/on`, { method: "POST" }, 404, "NotFoundError");
       await expectError(`${features}/ghost/environments/development/on`, { method: "POST" }, 404, "NotFoundError");
       await expectGuarded(`${features}/${n("rollout")}/environments/development/on`, { method: "POST" });
+    });
+
+    it("serves the switch to frontend tokens for this project, for it and another, and for every project", async () => {
+      const tokens = [
+        await vexil.createApiToken({ type: "frontend", projects: [project] }),
+        await vexil.createApiToken({ type: "frontend", projects: [project, elsewhere] }),
+        await vexil.createApiToken({ type: "frontend", projects: ["*"] }),
+      ];
+      /** Whether each token's /api/frontend lists the flag (on for everyone: a 100% rollout). */
+      const served = () =>
+        Promise.all(
+          tokens.map(async (token) => {
+            const { toggles } = await vexil.expectStatus("/api/frontend", { token }, 200);
+            return (toggles as Array<{ name: string }>).some((t) => t.name === n("rollout"));
+          }),
+        );
+      const poll = { timeout: 60_000, interval: 100 };
+      await expect.poll(served, poll).toEqual([true, true, true]);
+      await call(`${features}/${n("rollout")}/environments/development/off`, { method: "POST" }, 200);
+      await expect.poll(served, poll).toEqual([false, false, false]);
+      await call(`${features}/${n("rollout")}/environments/development/on`, { method: "POST" }, 200);
+      await expect.poll(served, poll).toEqual([true, true, true]);
     });
 
     it("re-activates disabled strategies only when asked to", async () => {
