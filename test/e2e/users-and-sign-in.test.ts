@@ -120,6 +120,23 @@ describe("users, sign-in and personal access tokens", () => {
     ).toMatchObject(errorBody("ValidationError"));
   });
 
+  it("deletes a user: their sessions and personal access tokens stop working at once", async () => {
+    const user = await createUser("leaver", "Editor");
+    const session = await login("leaver");
+    const pat = await json(
+      await api("/api/admin/user/tokens", { ...withCookie(session), method: "POST", body: { description: "laptop", expiresAt: future } }),
+      201,
+    );
+    expect((await api("/api/admin/strategies", { token: pat.secret })).status).toBe(200);
+
+    await json(await api(`/api/admin/user-admin/${user.id}`, { method: "DELETE" }), 200);
+    expect((await api("/api/admin/user", withCookie(session))).status).toBe(401);
+    expect((await api("/api/admin/strategies", { token: pat.secret })).status).toBe(401);
+    expect(
+      (await api("/auth/simple/login", { method: "POST", token: null, body: { username: "leaver", password: strongPassword } })).status,
+    ).toBe(401);
+  });
+
   it("issues personal access tokens that show their secret once and act with the user's role", async () => {
     await createUser("viewer-pat", "Viewer");
     const session = await login("viewer-pat");
