@@ -90,6 +90,23 @@ describe("first start of `npm start` (the compiled gateway)", () => {
 const available = await clusterAvailable("cluster logs");
 
 describe.skipIf(!available)("first start of `npm run start:cluster`", () => {
+  it("answers the API as soon as /health answers, as scripts that wait for /health expect", async () => {
+    const token = "*:*.first-start-health-0123456789abcdef0123456789abcdef0123456789";
+    const vexil = await startVexilProcess({ until: "live", env: { LOG_LEVEL: "warn", INIT_ADMIN_API_TOKENS: token } });
+    try {
+      const headers = { authorization: token, "content-type": "application/json" };
+      const created = await fetch(`${vexil.url}/api/admin/projects`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ id: "at-once", name: "at-once" }),
+      });
+      expect(created.status, await created.text()).toBe(201);
+      expect((await fetch(`${vexil.url}/ready`)).status).toBe(200);
+    } finally {
+      await vexil.stop();
+    }
+  });
+
   it("logs no error objects at info level and names each service once per line", async () => {
     const system = await startTestSystem({ mode: "cluster", seedTokens: false });
     const vexil = system.process;

@@ -5,7 +5,7 @@ import { createMetricsRegistry, type Registry } from "@vexil/metrics";
 import { engineReadiness, openBus, openCache, openStore, type Engines, type EnginesWithoutStore } from "./engines.js";
 import type { PlatformConfig } from "./platform-config.js";
 import { onShutdown } from "./shutdown.js";
-import { listenWhileStarting } from "./starting-server.js";
+import { startWhenReachable } from "./starting-server.js";
 
 /** What every service factory returns, so one entry point and the gateway can run any of them. */
 export interface VexilService {
@@ -49,19 +49,19 @@ type ServiceProcessOptions<C> = { name: string; config: C; logger: Logger } & (
 );
 
 /**
- * The whole life of a service running as its own process: listen at once (not ready while it
- * starts, see `listenWhileStarting`), open its engines (a store only if it keeps data: `store:
- * false` otherwise), start it, serve its router with health and readiness, and on SIGTERM stop in
+ * The whole life of a service running as its own process: open its engines (a store only if it
+ * keeps data: `store: false` otherwise; listening, not ready, while one is unreachable: see
+ * `startWhenReachable`), start it, serve its router with health and readiness, and on SIGTERM stop in
  * reverse order.
  */
 export async function runServiceProcess<C extends PlatformConfig & { PORT: number }>(
   options: ServiceProcessOptions<C>,
 ): Promise<{ service: VexilService; server: RunningServer }> {
   const { name, config, logger } = options;
-  const starting = await listenWhileStarting({ name, logger, trustProxy: config.TRUST_PROXY, port: config.PORT });
+  const starting = startWhenReachable({ name, logger, trustProxy: config.TRUST_PROXY, port: config.PORT });
   let engines: Engines | EnginesWithoutStore | undefined;
   let service: VexilService | undefined;
-  onShutdown(logger, [() => starting.server.close(), () => service?.stop(), () => (engines ? closeEngines(engines) : undefined)]);
+  onShutdown(logger, [() => starting.close(), () => service?.stop(), () => (engines ? closeEngines(engines) : undefined)]);
 
   const metrics = createMetricsRegistry();
   const bus = await starting.openWhenReachable("NATS", () => openBus(config, name, logger));
@@ -76,7 +76,7 @@ export async function runServiceProcess<C extends PlatformConfig & { PORT: numbe
     service = await options.create(engines, metrics);
   }
   await service.start();
-  starting.serve(
+  const server = await starting.serve(
     createHttpApp({
       logger,
       trustProxy: config.TRUST_PROXY,
@@ -86,5 +86,5 @@ export async function runServiceProcess<C extends PlatformConfig & { PORT: numbe
       errorHandlers: service.errorHandlers,
     }),
   );
-  return { service, server: starting.server };
+  return { service, server };
 }

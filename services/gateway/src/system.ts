@@ -4,7 +4,7 @@ import { createFrontendEvalService, type FrontendEvalConfig } from "@vexil/front
 import { createHttpApp } from "@vexil/http";
 import type { Logger } from "@vexil/logger";
 import { createMetricsRegistry } from "@vexil/metrics";
-import { listenWhileStarting, openBus, openCache, openStore, type Engines, type PlatformConfig, type VexilService } from "@vexil/runtime";
+import { openBus, openCache, openStore, type Engines, type PlatformConfig, type VexilService, startWhenReachable } from "@vexil/runtime";
 import { createSignalIngestService, type SignalIngestLimits } from "@vexil/signal-ingest";
 import type { StoreEngine } from "@vexil/store";
 import { createAdminUiRouter } from "./admin-ui.js";
@@ -42,8 +42,8 @@ export interface RunningSystem {
 export async function startSystem(settings: SystemSettings, logger: Logger): Promise<RunningSystem> {
   const { platform } = settings;
   const child = (service: string) => logger.child({ service });
-  // Listening at once: NATS or Redis down at start leaves the process up and not ready, not exited.
-  const starting = await listenWhileStarting({
+  // NATS or Redis down at start leaves the process up and not ready, not exited.
+  const starting = startWhenReachable({
     name: "vexil",
     logger: child("gateway"),
     trustProxy: platform.TRUST_PROXY,
@@ -111,8 +111,7 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
       ...services.flatMap((s) => s.readiness),
     ],
   });
-  starting.serve(app);
-  const { server } = starting;
+  const server = await starting.serve(app);
 
   return {
     url: server.url,
