@@ -25,6 +25,13 @@ export const constraintOperators = [
 export const constraintOperatorSchema = z.enum(constraintOperators);
 export type ConstraintOperator = z.infer<typeof constraintOperatorSchema>;
 
+const listOperators = new Set<ConstraintOperator>(["IN", "NOT_IN", "STR_STARTS_WITH", "STR_ENDS_WITH", "STR_CONTAINS", "IN_CIDR"]);
+
+/** Operators that read `values`; all others read the single `value`. */
+export function takesValues(operator: ConstraintOperator): boolean {
+  return listOperators.has(operator);
+}
+
 export const constraintSchema = z.object({
   contextName: z.string().min(1).max(100),
   operator: constraintOperatorSchema,

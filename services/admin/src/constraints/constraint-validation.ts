@@ -1,4 +1,4 @@
-import type { Constraint, ConstraintOperator } from "@vexil/contracts";
+import { takesValues, type Constraint, type ConstraintOperator } from "@vexil/contracts";
 import { ValidationError, type ErrorDetail } from "@vexil/errors";
 import ipaddr from "ipaddr.js";
 import { RE2JS } from "re2js";
@@ -11,15 +11,9 @@ import { z } from "zod";
  * make the constraint silently false, so it is refused when written instead.
  */
 
-const multiValueOperators = new Set<ConstraintOperator>(["IN", "NOT_IN", "STR_STARTS_WITH", "STR_ENDS_WITH", "STR_CONTAINS", "IN_CIDR"]);
 const numberOperators = new Set<ConstraintOperator>(["NUM_EQ", "NUM_GT", "NUM_GTE", "NUM_LT", "NUM_LTE"]);
 const dateOperators = new Set<ConstraintOperator>(["DATE_AFTER", "DATE_BEFORE"]);
 const semverOperators = new Set<ConstraintOperator>(["SEMVER_EQ", "SEMVER_GT", "SEMVER_GTE", "SEMVER_LT", "SEMVER_LTE"]);
-
-/** Operators that read `values`; all others read the single `value`. */
-export function takesValues(operator: ConstraintOperator): boolean {
-  return multiValueOperators.has(operator);
-}
 
 /** Context fields with legal values restrict what constraints on them may hold, as in Unleash. */
 export type LegalValues = ReadonlyMap<string, readonly string[]>;

@@ -1,23 +1,7 @@
-import { constraintOperators, type Constraint, type ConstraintOperator } from "@vexil/contracts";
+import { constraintOperators, takesValues, type Constraint, type ConstraintOperator } from "@vexil/contracts";
 import { useId } from "react";
 import { SelectField, TextField } from "../../components/forms.js";
 
-/** Operators that compare with one value (`value`); the others take a list (`values`). */
-const singleValue = new Set<ConstraintOperator>([
-  "NUM_EQ",
-  "NUM_GT",
-  "NUM_GTE",
-  "NUM_LT",
-  "NUM_LTE",
-  "DATE_AFTER",
-  "DATE_BEFORE",
-  "SEMVER_EQ",
-  "SEMVER_GT",
-  "SEMVER_LT",
-  "SEMVER_GTE",
-  "SEMVER_LTE",
-  "REGEX",
-]);
 const caseSensitiveChoice = new Set<ConstraintOperator>(["IN", "NOT_IN", "STR_ENDS_WITH", "STR_STARTS_WITH", "STR_CONTAINS", "REGEX"]);
 
 const operatorLabels: Record<ConstraintOperator, string> = {
@@ -64,11 +48,11 @@ function ConstraintRow({
   onRemove: () => void;
 }) {
   const listId = useId();
-  const single = singleValue.has(constraint.operator);
+  const single = !takesValues(constraint.operator);
   const isDate = constraint.operator === "DATE_AFTER" || constraint.operator === "DATE_BEFORE";
   const setOperator = (operator: ConstraintOperator) => {
     // Moving between one value and a list keeps what was typed.
-    const nowSingle = singleValue.has(operator);
+    const nowSingle = !takesValues(operator);
     const carried = nowSingle
       ? { value: constraint.value ?? constraint.values?.[0] ?? "", values: undefined }
       : { values: constraint.values ?? (constraint.value ? [constraint.value] : []), value: undefined };
