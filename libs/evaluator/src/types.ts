@@ -1,25 +1,8 @@
 // Wire shapes of the Unleash client-features payload (`/api/client/features`), as the SDKs read it.
+import type { ConstraintOperator } from "@vexil/contracts";
 
-export type Operator =
-  | "IN"
-  | "NOT_IN"
-  | "STR_ENDS_WITH"
-  | "STR_STARTS_WITH"
-  | "STR_CONTAINS"
-  | "NUM_EQ"
-  | "NUM_GT"
-  | "NUM_GTE"
-  | "NUM_LT"
-  | "NUM_LTE"
-  | "DATE_AFTER"
-  | "DATE_BEFORE"
-  | "SEMVER_EQ"
-  | "SEMVER_GT"
-  | "SEMVER_GTE"
-  | "SEMVER_LT"
-  | "SEMVER_LTE"
-  | "REGEX"
-  | "IN_CIDR";
+/** The operators the admin API accepts (one list, in contracts); the engine evaluates each. */
+export type Operator = ConstraintOperator;
 
 export interface Constraint {
   contextName: string;
