@@ -13,13 +13,18 @@ const rawLogLines = (vexil: VexilProcess) =>
     .map((line) => line.slice(line.indexOf("{")))
     .filter((line) => line.startsWith('{"level"'));
 
-/** No line names its service twice, and nothing below warn carries an error object. */
+/**
+ * No line names its service twice, nothing below warn carries an error object, and a start warns
+ * of nothing but the default password (services waiting for admin while it starts is no warning).
+ */
 function expectQuietLogs(vexil: VexilProcess) {
   for (const line of rawLogLines(vexil)) {
     expect(line.match(/"service":/g)?.length ?? 0, line).toBeLessThanOrEqual(1);
   }
   const noisy = vexil.logLines().filter((l) => l.level < 40 && ("err" in l || "error" in l));
   expect(noisy).toEqual([]);
+  const warnings = vexil.logLines().filter((l) => l.level >= 40 && !/still has the default password/.test(l.msg));
+  expect(warnings.map((l) => `${l.service}: ${l.msg}`)).toEqual([]);
 }
 
 const defaultPasswordWarnings = (vexil: VexilProcess) =>

@@ -96,6 +96,11 @@ export interface Bus {
 
 export type BusRequestErrorCode = "no-responders" | "timeout" | "remote";
 
+/** A request nobody subscribes to yet: the service that answers it has not started (or is down). */
+export function isNoResponders(err: unknown): boolean {
+  return err instanceof BusRequestError && err.code === "no-responders";
+}
+
 export class BusRequestError extends Error {
   override name = "BusRequestError";
   constructor(

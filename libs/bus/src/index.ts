@@ -16,6 +16,7 @@ export {
   type RequestOptions,
   type Subscription,
   backoffDelay,
+  isNoResponders,
 } from "./bus.js";
 export { createMemoryBus, type MemoryBusOptions } from "./memory-bus.js";
 export { createNatsBus, type NatsBusOptions } from "./nats-bus.js";

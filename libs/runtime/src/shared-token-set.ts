@@ -1,5 +1,5 @@
 import { TokenSet, type TokenGrant, type TokenGrantSource } from "@vexil/auth";
-import type { Bus, Subscription } from "@vexil/bus";
+import { isNoResponders, type Bus, type Subscription } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
 import type { ReadinessCheck } from "@vexil/http";
 import type { Logger } from "@vexil/logger";
@@ -100,7 +100,13 @@ export async function openSharedTokenSet(
       await tokens.refresh();
       loaded = true;
     } catch (err) {
-      logger?.warn({ err }, "could not load the API token grants; keeping the ones held and retrying");
+      // Before admin has started (a first start, or a service up before admin) nobody answers yet:
+      // expected, and admin announces the grants once it runs.
+      if (!loaded && isNoResponders(err)) {
+        logger?.info("API token grants: admin is not answering yet; loading them once it does");
+      } else {
+        logger?.warn({ err }, "could not load the API token grants; keeping the ones held and retrying");
+      }
       if (!stopped) retry = setTimeout(() => void reload(), retryEveryMs);
     }
   };

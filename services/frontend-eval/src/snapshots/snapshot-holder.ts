@@ -1,4 +1,4 @@
-import type { Bus } from "@vexil/bus";
+import { isNoResponders, type Bus } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
 import {
   clientSegmentSchema,
@@ -231,7 +231,9 @@ export class SnapshotHolder {
       })
       .then((reply) => snapshotRepublish.reply.parse(reply).environments)
       .catch((err: unknown) => {
-        this.deps.logger.warn({ err }, "the admin did not rebuild the snapshots; retrying");
+        // Before admin has started nobody answers yet: expected, and it publishes every snapshot once it runs.
+        if (!this.ready && isNoResponders(err)) this.deps.logger.info("snapshots: admin is not answering yet; loading them once it does");
+        else this.deps.logger.warn({ err }, "the admin did not rebuild the snapshots; retrying");
         return undefined;
       })
       .finally(() => (this.republishing = undefined));

@@ -1,4 +1,4 @@
-import type { Bus } from "@vexil/bus";
+import { isNoResponders, type Bus } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
 import { sharedSignalEndpoints, type SharedSignalEndpoint } from "@vexil/contracts";
 import { NotReady } from "@vexil/errors";
@@ -32,7 +32,12 @@ export class SharedEndpoints {
 
   static async open(cache: Cache, bus: Bus, logger: Logger): Promise<SharedEndpoints> {
     const shared = new SharedEndpoints(cache, bus, logger);
-    const reload = () => void shared.refresh().catch((err: unknown) => logger.warn({ err }, "could not load the signal endpoints"));
+    const reload = () =>
+      void shared.refresh().catch((err: unknown) => {
+        // Before admin has started nobody answers yet: expected, and admin announces the list once it runs.
+        if (!shared.loaded && isNoResponders(err)) logger.info("signal endpoints: admin is not answering yet; loading them once it does");
+        else logger.warn({ err }, "could not load the signal endpoints");
+      });
     shared.subscriptions = [
       bus.subscribe(sharedSignalEndpoints.changedSubject, reload),
       bus.onReconnect(reload),
