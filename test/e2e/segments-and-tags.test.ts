@@ -240,6 +240,56 @@ describe("segments", () => {
   });
 });
 
+describe.each(["default", "shop"])("a segment on a flag in project %s, as the SDKs get it", (project) => {
+  const flag = `${project}-segmented`;
+  let segmentId: number;
+  beforeAll(async () => {
+    const values = ["seg-in-1", "seg-in-2"];
+    const body = { name: `sdk-${project}`, constraints: [{ ...constraint, values }] };
+    segmentId = (await call("/api/admin/segments", { method: "POST", body }, 201, segmentSchema)).id;
+    await call(`/api/admin/projects/${project}/features`, { method: "POST", body: { name: flag } }, 201);
+    await call(
+      `/api/admin/projects/${project}/features/${flag}/environments/development/strategies`,
+      {
+        method: "POST",
+        body: { name: "flexibleRollout", parameters: { rollout: "100", stickiness: "default", groupId: flag }, segments: [segmentId] },
+      },
+      200,
+    );
+    await call(`/api/admin/projects/${project}/features/${flag}/environments/development/on`, { method: "POST" }, 200);
+  });
+
+  it.each([
+    { scope: "this project", projects: [project], sees: true },
+    { scope: "this project and another", projects: [project, project === "shop" ? "default" : "shop"], sees: true },
+    { scope: "every project", projects: ["*"], sees: true },
+    { scope: "only another project", projects: [project === "shop" ? "default" : "shop"], sees: false },
+  ])("through tokens for $scope", async ({ projects, sees }) => {
+    const client = await vexil.createApiToken({ type: "client", projects });
+    const frontend = await vexil.createApiToken({ type: "frontend", projects });
+    const modern = { token: client, headers: { "unleash-client-spec": "5.1.0" } };
+    type Served = { features: Array<{ name: string; strategies: Array<{ segments?: number[] }> }>; segments?: Array<{ id: number }> };
+    await expect
+      .poll(async () => ((await call("/api/client/features", modern, 200)) as Served).features.some((f) => f.name === flag), {
+        timeout: 60_000,
+      })
+      .toBe(sees);
+    const served = (await call("/api/client/features", modern, 200)) as Served;
+    if (sees) {
+      expect(served.features.find((f) => f.name === flag)!.strategies[0]!.segments).toEqual([segmentId]);
+      expect(served.segments?.map((s) => s.id)).toContain(segmentId);
+    }
+    const frontendNames = async (userId: string) =>
+      ((await call(`/api/frontend?userId=${userId}`, { token: frontend }, 200)) as { toggles: Array<{ name: string }> }).toggles.map(
+        (t) => t.name,
+      );
+    await expect
+      .poll(() => frontendNames("seg-in-1"), { timeout: 60_000 })
+      .toEqual(sees ? expect.arrayContaining([flag]) : expect.not.arrayContaining([flag]));
+    expect(await frontendNames("outsider")).not.toContain(flag);
+  });
+});
+
 describe("tag types", () => {
   const listTypes = () => call("/api/admin/tag-types", {}, 200, tagTypeListSchema);
 
