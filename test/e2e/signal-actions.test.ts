@@ -214,10 +214,29 @@ describe.skipIf(!available).each(["default", "signals-fresh"])("action sets on f
     expect(events[0]!.state).toBe("failed");
     expect(events[0]!.actionSet.actions[0]).toMatchObject({ state: "failed", details: expect.stringMatching(/no-such-flag/) });
 
-    // Switched off, a matching signal runs nothing; switched on again, the next one runs. Signals
-    // are handled in order, so once the third is logged the second was passed over.
+    // Switched off, a matching signal runs nothing; switched on again, the next one runs. A signal
+    // is checked against the action sets enabled when it is handled, so the set is switched on only
+    // once a second set on the same signals has logged the second one.
+    const witness = await vexil.api(`/api/admin/projects/${project}/actions`, {
+      method: "POST",
+      body: actionSet({
+        name: "Witness of the resolved signals",
+        match: { source: "signal-endpoint", sourceId: endpoint.id, payload: { "alert.status": { operator: "IN", values: ["resolved"] } } },
+        actions: [
+          {
+            action: "TOGGLE_FEATURE_ON",
+            sortOrder: 1,
+            executionParams: { project, featureName: "no-such-flag", environment: "development" },
+          },
+        ],
+      }),
+    });
+    expect(witness.status).toBe(201);
+    const witnessSet = await witness.json();
     expect((await vexil.api(`/api/admin/projects/${project}/actions/${set.id}/off`, { method: "POST" })).status).toBe(200);
     await sendAccepted(endpoint.name, token, { alert: { status: "resolved" }, n: 2 });
+    expect((await finishedRuns(project, witnessSet.id)).map((e) => e.signal.payload.n)).toEqual([2]);
+    expect((await vexil.api(`/api/admin/projects/${project}/actions/${witnessSet.id}`, { method: "DELETE" })).status).toBe(200);
     expect((await vexil.api(`/api/admin/projects/${project}/actions/${set.id}/on`, { method: "POST" })).status).toBe(200);
     await sendAccepted(endpoint.name, token, { alert: { status: "resolved" }, n: 3 });
     expect((await finishedRuns(project, set.id, 2)).map((e) => e.signal.payload.n)).toEqual([3, 1]);
