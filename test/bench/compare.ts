@@ -8,13 +8,13 @@
  * Environment: BENCH_DURATION (seconds per load run, default 10), BENCH_ROUNDS (default 2),
  * BENCH_SIZES (default 200,2000), BENCH_CHANGES (default 30), BENCH_CONTEXTS (default 200).
  */
-import { spawnSync } from "node:child_process";
 import { cpus, loadavg, totalmem } from "node:os";
 import path from "node:path";
 import { startReferenceUnleash, referenceUnleashVersion } from "../src/reference-unleash.js";
-import { tokenSecret } from "../src/tokens.js";
-import { gatewayEntry, repoRoot, startVexilProcess } from "../src/vexil-process.js";
+import { gatewayEntry, repoRoot } from "../src/vexil-process.js";
 import {
+  benchTokens as tokens,
+  startBenchVexil,
   adminOver,
   connections,
   drainLoad,
@@ -36,7 +36,6 @@ const sizes = (process.env.BENCH_SIZES ?? "200,2000").split(",").map(Number);
 const changes = Number(process.env.BENCH_CHANGES ?? 30);
 const contexts = Number(process.env.BENCH_CONTEXTS ?? 200);
 
-const tokens = { admin: tokenSecret("*", "*"), client: tokenSecret("*", "development"), frontend: tokenSecret("*", "development") };
 const clientHeaders = { authorization: tokens.client, "unleash-client-spec": "5.2.0" };
 
 interface Target {
@@ -162,11 +161,6 @@ async function etagOf(target: Target): Promise<string | undefined> {
 }
 
 async function main() {
-  const build = spawnSync("npx", ["turbo", "run", "build", "--filter=@vexil/gateway...", "--output-logs=errors-only"], {
-    cwd: repoRoot,
-    stdio: "inherit",
-  });
-  if (build.status !== 0) throw new Error(`building the gateway failed; ${gatewayEntry} is what runs`);
   const load = [loadavg()[0]!];
 
   const reference = await startReferenceUnleash({
@@ -174,14 +168,7 @@ async function main() {
     clientTokens: [tokens.client],
     frontendTokens: [tokens.frontend],
   });
-  const vexil = await startVexilProcess({
-    env: {
-      LOG_LEVEL: "warn",
-      INIT_ADMIN_API_TOKENS: tokens.admin,
-      INIT_CLIENT_API_TOKENS: tokens.client,
-      INIT_FRONTEND_API_TOKENS: tokens.frontend,
-    },
-  });
+  const vexil = await startBenchVexil();
   const targets: [Target, Target] = [
     { name: "Unleash", url: reference.url, pid: reference.child.pid!, admin: adminOver(reference.url, tokens.admin).admin, segmentIds: [] },
     { name: "Vexil", url: vexil.url, pid: vexil.child.pid!, admin: adminOver(vexil.url, tokens.admin).admin, segmentIds: [] },

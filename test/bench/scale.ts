@@ -12,12 +12,12 @@
  * SDK paths are loaded, default 20000), BENCH_DURATION (seconds per load run, default 10),
  * BENCH_CHANGES (default 30), BENCH_CPU_PROF=1 (a V8 CPU profile of the server in test/bench/profiles/).
  */
-import { spawnSync } from "node:child_process";
 import { cpus, loadavg, totalmem } from "node:os";
 import path from "node:path";
-import { tokenSecret } from "../src/tokens.js";
-import { gatewayEntry, repoRoot, startVexilProcess } from "../src/vexil-process.js";
+import { repoRoot } from "../src/vexil-process.js";
 import {
+  benchTokens as tokens,
+  startBenchVexil,
   adminOver,
   connections,
   drainLoad,
@@ -37,7 +37,6 @@ const writes = Number(process.env.BENCH_WRITES ?? 400);
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const changes = Number(process.env.BENCH_CHANGES ?? 30);
 
-const tokens = { admin: tokenSecret("*", "*"), client: tokenSecret("*", "development"), frontend: tokenSecret("*", "development") };
 const clientHeaders = { authorization: tokens.client, "unleash-client-spec": "5.2.0" };
 
 /** Time and size of one admin GET, and how many flags it listed. */
@@ -54,18 +53,7 @@ async function timedList(url: string, pathname: string) {
 const load1 = () => loadavg()[0]!.toFixed(1);
 
 async function main() {
-  const build = spawnSync("npx", ["turbo", "run", "build", "--filter=@vexil/gateway...", "--output-logs=errors-only"], {
-    cwd: repoRoot,
-    stdio: "inherit",
-  });
-  if (build.status !== 0) throw new Error(`building the gateway failed; ${gatewayEntry} is what runs`);
-  const vexil = await startVexilProcess({
-    env: {
-      LOG_LEVEL: "warn",
-      INIT_ADMIN_API_TOKENS: tokens.admin,
-      INIT_CLIENT_API_TOKENS: tokens.client,
-      INIT_FRONTEND_API_TOKENS: tokens.frontend,
-    },
+  const vexil = await startBenchVexil({
     nodeArgs: process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.join(repoRoot, "test/bench/profiles")}`] : [],
     readyTimeoutMs: 300_000,
   });

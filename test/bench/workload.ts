@@ -3,15 +3,42 @@
  * work against Vexil and Unleash), load runs with autocannon or a body-discarding client, and the
  * time from an admin change until `/api/frontend` shows it.
  */
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { Agent, get } from "node:http";
 import autocannon from "autocannon";
 import { flagAdmin, type AdminCall } from "../src/flag-admin.js";
+import { tokenSecret } from "../src/tokens.js";
+import { gatewayEntry, repoRoot, startVexilProcess, type VexilProcess, type VexilProcessOptions } from "../src/vexil-process.js";
 
 export const connections = 50;
 
 export type Admin = ReturnType<typeof flagAdmin>;
+
+/** One admin, client and frontend token for every project, given to each server a benchmark starts. */
+export const benchTokens = {
+  admin: tokenSecret("*", "*"),
+  client: tokenSecret("*", "development"),
+  frontend: tokenSecret("*", "development"),
+};
+
+/** Builds the gateway (turbo, cached) and starts it under plain node, as the images run it, with `benchTokens`. */
+export async function startBenchVexil(options: Omit<VexilProcessOptions, "env"> = {}): Promise<VexilProcess> {
+  const build = spawnSync("npx", ["turbo", "run", "build", "--filter=@vexil/gateway...", "--output-logs=errors-only"], {
+    cwd: repoRoot,
+    stdio: "inherit",
+  });
+  if (build.status !== 0) throw new Error(`building the gateway failed; ${gatewayEntry} is what runs`);
+  return startVexilProcess({
+    ...options,
+    env: {
+      LOG_LEVEL: "warn",
+      INIT_ADMIN_API_TOKENS: benchTokens.admin,
+      INIT_CLIENT_API_TOKENS: benchTokens.client,
+      INIT_FRONTEND_API_TOKENS: benchTokens.frontend,
+    },
+  });
+}
 
 /** An admin client over fetch with one token, as an operator's script would use it. */
 export function adminOver(url: string, token: string, project = "default"): { admin: Admin; call: AdminCall } {
