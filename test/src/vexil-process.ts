@@ -3,9 +3,9 @@
  * `npm start` and the images run), or the cluster the way `npm run start:cluster` starts it. Tests
  * talk to it only over HTTP; nothing of a service is imported here.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { appendFile, mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -173,6 +173,27 @@ function spawnInGroup(args: string[], env: Record<string, string | undefined>): 
 const portTaken = (spawned: SpawnedProcess) => spawned.output().includes("EADDRINUSE");
 
 /**
+ * Whether a process of the spawned group holds the port. Vexil binds its port only once it serves,
+ * so until then another test's server may hold that port and answer in its place.
+ */
+function listensOn(spawned: SpawnedProcess, port: number): boolean {
+  const listing = spawnSync("ss", ["-ltnpH", `sport = :${port}`], { encoding: "utf8" });
+  // Without iproute2 there is no telling; the answer is taken as this process's, as before.
+  if (listing.error) return true;
+  return [...listing.stdout.matchAll(/pid=(\d+)/g)].some(([, pid]) => processGroupOf(Number(pid)) === spawned.child.pid);
+}
+
+function processGroupOf(pid: number): number | undefined {
+  try {
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces, so read after the last ")".
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+  } catch {
+    return undefined; // gone meanwhile
+  }
+}
+
+/**
  * Polls /ready (or /health) until it answers 200; false when the time is up, the process exited (a
  * bad setting, a crash) or its port was taken (the answer would then come from another process).
  */
@@ -180,10 +201,11 @@ async function untilReady(url: string, spawned: SpawnedProcess, timeoutMs: numbe
   const deadline = Date.now() + timeoutMs;
   while (spawned.running() && !portTaken(spawned) && Date.now() < deadline) {
     if (
-      await fetch(`${url}${path}`).then(
+      listensOn(spawned, Number(new URL(url).port)) &&
+      (await fetch(`${url}${path}`).then(
         (res) => res.ok,
         () => false,
-      )
+      ))
     )
       return true;
     await new Promise((resolve) => setTimeout(resolve, 200));
