@@ -36,6 +36,8 @@ const matrix: Record<string, Record<Endpoint, Outcome>> = {
   "admin token": row("ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", 403, 403),
   "client token": row(403, 403, 403, 403, 403, 403, 403, 403, 403, "ok"),
   "frontend token": row(403, 403, 403, 403, 403, 403, 403, 403, "ok", 403),
+  "client token for a project created at run time": row(403, 403, 403, 403, 403, 403, 403, 403, 403, "ok"),
+  "frontend token for several projects": row(403, 403, 403, 403, 403, 403, 403, 403, "ok", 403),
   "Admin user (session)": row("ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", 401, 401),
   "Editor user (session)": row("ok", "ok", "ok", 403, 403, 403, 403, "ok", 401, 401),
   "Viewer user (session)": row("ok", 403, "ok", 403, 403, 403, 403, "ok", 401, 401),
@@ -66,7 +68,11 @@ beforeAll(async () => {
   // A flag makes the admin publish the development snapshot, so the SDK surfaces answer 200.
   const flag = await vexil.api("/api/admin/projects/default/features", { method: "POST", body: { name: "matrix-flag" } });
   expect(flag.status).toBeLessThan(300);
-  const published = await waitFor(async () => (await vexil.api("/api/frontend", { token: vexil.tokens.frontend })).status === 200, 60_000);
+  // Tokens scoped to projects answer as their type does, whatever the scope.
+  await vexil.createProject("matrix-fresh");
+  const scopedClient = await vexil.createApiToken({ type: "client", projects: ["matrix-fresh"] });
+  const scopedFrontend = await vexil.createApiToken({ type: "frontend", projects: ["default", "matrix-fresh"] });
+  const published = await waitFor(async () => (await vexil.api("/api/frontend", { token: scopedFrontend })).status === 200, 60_000);
   expect(published, "the frontend API never answered 200").toBe(true);
   const admin = await signIn("matrix-admin", "Admin");
   const editor = await signIn("matrix-editor", "Editor");
@@ -77,6 +83,8 @@ beforeAll(async () => {
     "admin token": { token: vexil.tokens.admin },
     "client token": { token: vexil.tokens.client },
     "frontend token": { token: vexil.tokens.frontend },
+    "client token for a project created at run time": { token: scopedClient },
+    "frontend token for several projects": { token: scopedFrontend },
     "Admin user (session)": { token: null, headers: { cookie: admin.cookie } },
     "Editor user (session)": { token: null, headers: { cookie: editor.cookie } },
     "Viewer user (session)": { token: null, headers: { cookie: viewer.cookie } },

@@ -148,6 +148,51 @@ describe("client applications", () => {
     expect(after.seenToggles).toEqual(["apps-flag"]);
   });
 
+  it("records where SDKs with tokens for a project created at run time, and for several, read flags", async () => {
+    await vexil.createProject("apps-fresh");
+    await vexil.expectStatus("/api/admin/projects/apps-fresh/features", { method: "POST", body: { name: "apps-fresh-flag" } }, 201);
+    const scopes = [
+      { appName: "e2e-apps-one-project", projects: ["apps-fresh"] },
+      { appName: "e2e-apps-two-projects", projects: ["apps-fresh", "default"] },
+    ];
+    for (const { appName, projects } of scopes) {
+      const token = await vexil.createApiToken({ type: "client", projects });
+      const scoped = new Unleash({
+        appName,
+        instanceId: `${appName}-1`,
+        url: `${vexil.url}/api`,
+        customHeaders: { Authorization: token },
+        // Polls often: the new flag may reach the snapshot just after the SDK's first fetch.
+        refreshInterval: 100,
+        metricsInterval: 60_000,
+        backupPath: vexil.dataDir,
+      });
+      try {
+        const registered = new Promise((resolve) => scoped.once(UnleashEvents.Registered, resolve));
+        await new Promise((resolve, reject) => {
+          scoped.once(UnleashEvents.Synchronized, resolve);
+          scoped.once(UnleashEvents.Error, reject);
+        });
+        await eventually(async () => {
+          // The token sees exactly its projects' flags.
+          const names = scoped.getFeatureToggleDefinitions().map((flag) => flag.name);
+          expect(names.sort()).toEqual(projects.includes("default") ? ["apps-flag", "apps-fresh-flag"] : ["apps-fresh-flag"]);
+        });
+        await registered;
+        const listed = await eventually(async () => {
+          const body = await vexil.expectStatus("/api/admin/metrics/applications", undefined, 200, applicationListSchema);
+          const found = body.applications.find((app) => app.appName === appName);
+          expect(found).toBeDefined();
+          return found!;
+        });
+        expect(listed.usage).toEqual(expect.arrayContaining(projects.map((project) => ({ project, environments: ["development"] }))));
+        expect(listed.usage).toHaveLength(projects.length);
+      } finally {
+        scoped.destroy();
+      }
+    }
+  });
+
   it("refuses bad registrations with a ValidationError", async () => {
     const client = { token: vexil.tokens.client, method: "POST" };
     await vexil.expectError("/api/client/register", { ...client, body: { instanceId: "no-app" } }, 400, "ValidationError");
