@@ -9,8 +9,10 @@ import {
   uiConfigSchema,
   validateArchiveResponseSchema,
 } from "@vexil/contracts";
+import { Strategy, Unleash } from "unleash-client";
 import { z } from "zod";
 import { oversize, plainTextRequest, startTestSystem, type TestSystem } from "../src/harness.js";
+import { until } from "../src/sdks.js";
 
 let vexil: TestSystem;
 beforeAll(async () => {
@@ -93,6 +95,46 @@ describe("custom strategy definitions", () => {
     await expectError("/api/admin/strategies", { method: "POST", token: null, body: definition }, 401, "AuthenticationRequired");
     await expectError("/api/admin/strategies", { method: "POST", token: vexil.tokens.client, body: definition }, 403, "NoAccessError");
     expect(await list()).toEqual(before);
+  });
+});
+
+/** A custom strategy is the SDK's to implement: Vexil serves its name and parameters as written. */
+describe.each(["default", "other"])("a flag with a custom strategy in project %s", (project) => {
+  class TenantStrategy extends Strategy {
+    constructor() {
+      super(`tenants-${project}`);
+    }
+    override isEnabled(parameters: { tenants: string }, context: { properties?: Record<string, string> }) {
+      return parameters.tenants.split(",").includes(context.properties?.tenant ?? "");
+    }
+  }
+  let sdk: Unleash | undefined;
+  afterAll(() => sdk?.destroy());
+
+  it("reaches the real SDK through a token for its project, which decides with its own implementation", async () => {
+    const strategy = `tenants-${project}`;
+    const flag = `${project}-tenants`;
+    await call("/api/admin/strategies", { method: "POST", body: { name: strategy, parameters: [{ name: "tenants", type: "list" }] } }, 201);
+    await call(`/api/admin/projects/${project}/features`, { method: "POST", body: { name: flag } }, 201);
+    const environment = `${flagPath(flag, project)}/environments/development`;
+    await call(`${environment}/strategies`, { method: "POST", body: { name: strategy, parameters: { tenants: "a,b" } } }, 200);
+    await call(`${environment}/on`, { method: "POST" }, 200);
+    const token = await vexil.createApiToken({ type: "client", projects: [project] });
+    sdk = new Unleash({
+      appName: `e2e-custom-${project}`,
+      url: `${vexil.url}/api`,
+      customHeaders: { Authorization: token },
+      refreshInterval: 100,
+      disableMetrics: true,
+      backupPath: vexil.dataDir,
+      strategies: [new TenantStrategy()],
+    });
+    const withTenant = (tenant: string) => sdk!.isEnabled(flag, { properties: { tenant } });
+    await until(() => withTenant("a"), 20_000, `${flag} on for tenant a`);
+    expect([withTenant("b"), withTenant("c")]).toEqual([true, false]);
+    expect(sdk.getFeatureToggleDefinition(flag)?.strategies).toEqual([
+      expect.objectContaining({ name: strategy, parameters: { tenants: "a,b" }, constraints: [] }),
+    ]);
   });
 });
 
