@@ -80,6 +80,7 @@ describe("the store through the compiled gateway", () => {
   it("keeps strategy parameters named like EJSON wrappers or with dots as data, across a restart, to SDKs", async () => {
     // Alone in its object, a key like `$date` is what EJSON turns into a Date.
     const parameterSets = [{ $date: "2024-01-01T00:00:00Z" }, { $numberLong: "5" }, { "group.id": "g", $oid: "x", "a.b.c": "d" }];
+    const projectTokens: Record<string, string> = {};
     for (const project of ["default", "keys"]) {
       if (project !== "default") expect((await api("/api/admin/projects", { body: { id: project, name: "Keys" } })).status).toBe(201);
       expect((await api(`/api/admin/projects/${project}/features`, { body: { name: `${project}-params` } })).status).toBe(201);
@@ -90,6 +91,11 @@ describe("the store through the compiled gateway", () => {
         expect(res.status).toBe(200);
       }
       await api(`/api/admin/projects/${project}/features/${project}-params/environments/development/on`, { method: "POST" });
+      const token = await api("/api/admin/api-tokens", {
+        body: { tokenName: `${project}-reader`, type: "client", environment: "development", projects: [project] },
+      });
+      expect(token.status).toBe(201);
+      projectTokens[project] = (await token.json()).secret;
     }
     const stored = async (project: string) => {
       const feature = await (await api(`/api/admin/projects/${project}/features/${project}-params`)).json();
@@ -97,21 +103,29 @@ describe("the store through the compiled gateway", () => {
         .find((env: { name: string }) => env.name === "development")
         .strategies.map((s: { parameters: unknown }) => s.parameters);
     };
-    const served = async (project: string) => {
-      const body = await (await api("/api/client/features", { token: clientToken })).json();
+    /** What SDKs get, through a token for every project and through one for the flag's project. */
+    const served = async (project: string, token: string) => {
+      const body = await (await api("/api/client/features", { token })).json();
       return body.features
         .find((f: { name: string }) => f.name === `${project}-params`)
         ?.strategies.map((s: { parameters: unknown }) => s.parameters);
     };
+    const servedAsWritten = (project: string) =>
+      waitFor(async () => {
+        for (const token of [clientToken, projectTokens[project]!]) {
+          if (JSON.stringify(await served(project, token)) !== JSON.stringify(parameterSets)) return false;
+        }
+        return true;
+      }, 20_000);
     for (const project of ["default", "keys"]) {
       expect(await stored(project)).toEqual(parameterSets);
-      expect(await waitFor(async () => JSON.stringify(await served(project)) === JSON.stringify(parameterSets), 20_000)).toBe(true);
+      expect(await servedAsWritten(project)).toBe(true);
     }
     await vexil.stop();
     vexil = await start();
     for (const project of ["default", "keys"]) {
       expect(await stored(project)).toEqual(parameterSets);
-      expect(await waitFor(async () => JSON.stringify(await served(project)) === JSON.stringify(parameterSets), 20_000)).toBe(true);
+      expect(await servedAsWritten(project)).toBe(true);
     }
   }, 120_000);
 
