@@ -1,49 +1,16 @@
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { flagIn as flagState, newPassword, signedInPage as signedInAs, signIn, switchOn } from "../src/admin-ui.js";
 import { chromiumAvailable, expectAccessible, launchChromium, screenshotOnFailure } from "../src/browser.js";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
 import { sdkPool, until } from "../src/sdks.js";
-
-const newPassword = "Sturdy-passw0rd!";
-
-/** Clicks a switch that reflects the server's state, and waits for the server's answer to show. */
-async function switchOn(control: Locator): Promise<void> {
-  await control.click();
-  await expect.poll(() => control.isChecked()).toBe(true);
-}
-
-async function signIn(page: Page, username: string, password: string): Promise<void> {
-  await page.getByLabel("Username or email").fill(username);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
 
 describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => {
   let vexil: TestSystem;
   let browser: Browser;
 
-  /** A page signed in as a fresh admin user (the first test changes the built-in admin's password). */
-  async function signedInPage(name: string): Promise<Page> {
-    const username = `${name}-admin`;
-    const created = await vexil.api("/api/admin/user-admin", {
-      method: "POST",
-      body: { username, rootRole: "Admin", password: newPassword },
-    });
-    expect(created.status).toBe(201);
-    const page = await browser.newPage();
-    screenshotOnFailure(page, name);
-    await page.goto(vexil.url);
-    await signIn(page, username, newPassword);
-    await page.getByRole("heading", { name: "Projects" }).waitFor();
-    return page;
-  }
-
-  /** Whether a flag is on, per environment, as the admin API reads it. */
-  async function flagIn(project: string, flag: string): Promise<Record<string, boolean>> {
-    const res = await vexil.api(`/api/admin/projects/${project}/features/${flag}`);
-    const body = (await res.json()) as { environments: { name: string; enabled: boolean }[] };
-    return Object.fromEntries(body.environments.map((e) => [e.name, e.enabled]));
-  }
+  const signedInPage = (name: string) => signedInAs(vexil, browser, name);
+  const flagIn = (project: string, flag: string) => flagState(vexil, project, flag);
 
   beforeAll(async () => {
     [vexil, browser] = await Promise.all([startTestSystem(), launchChromium()]);

@@ -34,16 +34,27 @@ function toLocalInput(iso: string | undefined): string {
   return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
+/** How the editor names things: constraints on context fields by default; action-set filters reuse it for payload paths. */
+export interface ConstraintWording {
+  legend: string;
+  item: string;
+  field: string;
+}
+
+const constraintWording: ConstraintWording = { legend: "Constraints (all must match)", item: "constraint", field: "Context field" };
+
 function ConstraintRow({
   constraint,
   index,
   contextNames,
+  wording,
   onChange,
   onRemove,
 }: {
   constraint: Constraint;
   index: number;
   contextNames: string[];
+  wording: ConstraintWording;
   onChange: (c: Constraint) => void;
   onRemove: () => void;
 }) {
@@ -59,10 +70,10 @@ function ConstraintRow({
     onChange({ ...constraint, operator, ...carried });
   };
   return (
-    <div className="constraint" role="group" aria-label={`Constraint ${index + 1}`}>
+    <div className="constraint" role="group" aria-label={`${capitalized(wording.item)} ${index + 1}`}>
       <div className="row">
         <TextField
-          label="Context field"
+          label={wording.field}
           list={listId}
           required
           value={constraint.contextName}
@@ -128,7 +139,7 @@ function ConstraintRow({
           </label>
         )}
         <button type="button" className="danger" onClick={onRemove}>
-          Remove constraint {index + 1}
+          Remove {wording.item} {index + 1}
         </button>
       </div>
     </div>
@@ -140,33 +151,37 @@ export function cleanConstraints(constraints: Constraint[]): Constraint[] {
   return constraints.map((c) => (c.values ? { ...c, values: c.values.map((v) => v.trim()).filter(Boolean) } : c));
 }
 
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 export function ConstraintsEditor({
   constraints,
   onChange,
   contextNames,
+  wording = constraintWording,
 }: {
   constraints: Constraint[];
   onChange: (constraints: Constraint[]) => void;
   contextNames: string[];
+  wording?: ConstraintWording;
 }) {
   return (
     <fieldset className="constraints">
-      <legend>Constraints (all must match)</legend>
+      <legend>{wording.legend}</legend>
       {constraints.map((constraint, index) => (
         <ConstraintRow
           key={index}
           index={index}
           constraint={constraint}
           contextNames={contextNames}
+          wording={wording}
           onChange={(changed) => onChange(constraints.map((c, i) => (i === index ? changed : c)))}
           onRemove={() => onChange(constraints.filter((_, i) => i !== index))}
         />
       ))}
-      <button
-        type="button"
-        onClick={() => onChange([...constraints, { contextName: contextNames[0] ?? "userId", operator: "IN", values: [] }])}
-      >
-        Add constraint
+      <button type="button" onClick={() => onChange([...constraints, { contextName: contextNames[0] ?? "", operator: "IN", values: [] }])}>
+        Add {wording.item}
       </button>
     </fieldset>
   );

@@ -2,6 +2,7 @@ import { Link, Route, Switch, useParams } from "wouter";
 import { ErrorNote } from "../../components/forms.js";
 import { useProject } from "../../queries.js";
 import { ChangeRequestsPanel } from "../change-requests/ChangeRequestsPanel.js";
+import { ActionSetsPanel } from "./ActionSetsPanel.js";
 import { ArchivePanel } from "./ArchivePanel.js";
 import { FlagsPanel } from "./FlagsPanel.js";
 import { ProjectSettings } from "./ProjectSettings.js";
@@ -10,6 +11,7 @@ const tabs = [
   { path: "", label: "Flags" },
   { path: "/change-requests", label: "Change requests" },
   { path: "/archive", label: "Archive" },
+  { path: "/actions", label: "Actions" },
   { path: "/settings", label: "Settings" },
 ];
 
@@ -44,6 +46,9 @@ export function ProjectPage() {
         <Switch>
           <Route path="/projects/:projectId/archive">
             <ArchivePanel projectId={projectId} />
+          </Route>
+          <Route path="/projects/:projectId/actions">
+            <ActionSetsPanel projectId={projectId} project={project.data} />
           </Route>
           <Route path="/projects/:projectId/change-requests">
             <ChangeRequestsPanel projectId={projectId} />
