@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { hashPassword, verifyPassword } from "./password.js";
 
-describe("password hashing", () => {
+// scrypt is slow by design and shares libuv's four threads with the other tests of the run.
+describe("password hashing", { timeout: 60_000 }, () => {
   it("verifies the right password and refuses others", async () => {
     const stored = await hashPassword("Correct-horse-1");
     expect(stored).not.toContain("Correct-horse-1");
