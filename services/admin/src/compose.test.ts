@@ -1,5 +1,5 @@
 /**
- * The admin slices wired together as compose.ts wires them (embedded store, in-memory bus and
+ * The admin slices wired together as compose/ wires them (embedded store, in-memory bus and
  * cache, no network): the rules that cross slices, checked through the domain services.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -12,7 +12,7 @@ import { createMemoryCache } from "@vexil/cache";
 import { createLogger } from "@vexil/logger";
 import { createEmbeddedEngine } from "@vexil/store";
 import type { Actor } from "./access/access-service.js";
-import { createAdminDeps, type AdminDeps, type AdminSettings } from "./compose.js";
+import { createAdminDeps, type AdminDeps, type AdminSettings } from "./compose/index.js";
 import { createAdminService } from "./service.js";
 
 const admin: Actor = { name: "admin", userId: 1 };
@@ -50,7 +50,7 @@ describe("strategies take the segment rules from the segment slice", () => {
   afterAll(() => system.stop());
 
   it("applies the configured per-strategy limit and refuses another project's segment", async () => {
-    const { featureService, featureStrategies, segmentService, projectService } = system.deps;
+    const { featureService, featureStrategies, segmentService, projectService } = system.deps.flags;
     await projectService.create({ id: "other", name: "Other" }, admin);
     const ids: number[] = [];
     for (const name of ["s1", "s2", "s3"]) ids.push((await segmentService.create({ name, constraints: [] }, admin)).id);
@@ -72,7 +72,7 @@ describe("strategies take the segment rules from the segment slice", () => {
   });
 
   it("gives a flexible rollout without a group id the flag's name, as the default strategy does", async () => {
-    const { featureService, featureStrategies } = system.deps;
+    const { featureService, featureStrategies } = system.deps.flags;
     await featureService.create("default", { name: "grouped" }, admin);
     const added = await featureStrategies.addStrategy(
       "default",
@@ -95,7 +95,8 @@ describe("archiving and hard-deleting are one unit of work with their clean-up",
   afterAll(() => system.stop());
 
   it("drops the dependencies of archived flags in the archive's own commit", async () => {
-    const { featureService, dependencyService, events } = system.deps;
+    const { featureService, dependencyService } = system.deps.flags;
+    const { events } = system.deps;
     await featureService.create("default", { name: "parent-a" }, admin);
     await featureService.create("default", { name: "child-a" }, admin);
     await dependencyService.add("default", "child-a", { feature: "parent-a", enabled: true, variants: [] }, admin);
@@ -109,7 +110,7 @@ describe("archiving and hard-deleting are one unit of work with their clean-up",
   });
 
   it("archives nothing when the dependency clean-up fails", async () => {
-    const { featureService, dependencyService } = system.deps;
+    const { featureService, dependencyService } = system.deps.flags;
     await featureService.create("default", { name: "parent-b" }, admin);
     await featureService.create("default", { name: "child-b" }, admin);
     await dependencyService.add("default", "child-b", { feature: "parent-b", enabled: false, variants: [] }, admin);
@@ -124,7 +125,8 @@ describe("archiving and hard-deleting are one unit of work with their clean-up",
   });
 
   it("removes a deleted flag's tags in the delete's commit, and deletes nothing when that fails", async () => {
-    const { featureService, tagService, stores } = system.deps;
+    const { featureService, tagService } = system.deps.flags;
+    const { stores } = system.deps;
     for (const name of ["tagged-a", "tagged-b"]) {
       await featureService.create("default", { name }, admin);
       await tagService.addFeatureTag(name, { type: "simple", value: "team-x" }, admin);

@@ -23,7 +23,7 @@ import { seededToken } from "./api-tokens/api-token-seeding.js";
 import { createApiTokenStore } from "./api-tokens/api-token-store.js";
 import type { ChangeRequestDocument } from "./change-requests/change-request-model.js";
 import { createChangeRequestStore } from "./change-requests/change-request-store.js";
-import { createAdminDeps, type AdminDeps } from "./compose.js";
+import { createAdminDeps, type AdminDeps } from "./compose/index.js";
 import { createFeatureStore } from "./features/feature-store.js";
 import { createAdminService } from "./service.js";
 import { createUserStore, type UserDocument } from "./users/user-store.js";
@@ -206,7 +206,8 @@ describe.each(kinds)("rules under concurrent requests: $name", (kind) => {
     });
 
     it("two proposals by one author at once end up in one draft", async () => {
-      const { changeRequestService, changeRequestConfig, featureService } = deps;
+      const { changeRequests: changeRequestService, config: changeRequestConfig } = deps.changeRequests;
+      const { featureService } = deps.flags;
       await featureService.create("default", { name: "proposed" }, admin);
       await changeRequestConfig.putConfig("default", "development", { changeRequestsEnabled: true }, admin);
       const author: Actor = { name: "proposer", userId: 4242 };
@@ -220,7 +221,7 @@ describe.each(kinds)("rules under concurrent requests: $name", (kind) => {
       const [a, b] = await Promise.all([propose(true), propose(false)]);
       expect(a.id).toBe(b.id);
       const drafts = (
-        await deps.changeRequestStore.list({ project: "default", environment: "development", createdBy: 4242, state: "Draft" })
+        await deps.stores.changeRequests.list({ project: "default", environment: "development", createdBy: 4242, state: "Draft" })
       ).length;
       expect(drafts).toBe(1);
     });
@@ -228,7 +229,7 @@ describe.each(kinds)("rules under concurrent requests: $name", (kind) => {
 
   describe("the project feature limit", () => {
     it("holds when two transactions each count the project's flags before adding one", async () => {
-      const { projectService, featureService } = deps;
+      const { projectService, featureService } = deps.flags;
       await projectService.create({ id: "limited", name: "Limited", featureLimit: 2 }, admin);
       await featureService.create("limited", { name: "existing" }, admin);
       const features = await createFeatureStore(engine);
@@ -263,7 +264,7 @@ describe.each(kinds)("rules under concurrent requests: $name", (kind) => {
     });
 
     it("lets exactly the limit's number of flags in when many are created at once", async () => {
-      const { projectService, featureService } = deps;
+      const { projectService, featureService } = deps.flags;
       await projectService.create({ id: "crowded", name: "Crowded", featureLimit: 3 }, admin);
       const results = await Promise.allSettled(
         Array.from({ length: 6 }, (_, i) => featureService.create("crowded", { name: `crowd-${i}` }, admin)),

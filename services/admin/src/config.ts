@@ -4,7 +4,7 @@ import { platformEnv } from "@vexil/runtime";
 import { signalLimitsEnv } from "./signals/signal-limits.js";
 import { segmentLimitsEnv } from "./segments/segment-limits.js";
 import { defaultAdminPassword, defaultAdminUsername } from "./users/initial-admin.js";
-import { usageMetricsEnv } from "./usage-metrics/usage-slice.js";
+import { usageMetricsEnv } from "./usage-metrics/usage-retention.js";
 import { loginRateLimitEnv } from "./auth/login-rate-limit.js";
 import { eventRetentionEnv } from "./events/event-retention.js";
 

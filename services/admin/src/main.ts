@@ -2,7 +2,7 @@ import { loadConfig } from "@vexil/config";
 import { createLogger } from "@vexil/logger";
 import { runServiceProcess } from "@vexil/runtime";
 import { adminEnv } from "./config.js";
-import { createAdminDeps } from "./compose.js";
+import { createAdminDeps } from "./compose/index.js";
 import { createAdminService, type AdminService } from "./service.js";
 import { initialAdminNotice } from "./users/initial-admin.js";
 

@@ -1,30 +1,44 @@
-import express from "express";
+import express, { type Router } from "express";
 import { apiTokenAuthenticator, authenticate, requireTokenType } from "@vexil/auth";
-import { startOutboxRelay, type OutboxRelay, type Subscription } from "@vexil/bus";
+import { startOutboxRelay } from "@vexil/bus";
 import { snapshotRepublish } from "@vexil/contracts";
-import { startRetention, type Retention, type VexilService } from "@vexil/runtime";
+import { startRetention, type VexilService } from "@vexil/runtime";
+import { actionRoutes } from "./actions/action-routes.js";
 import { addonRoutes } from "./addons/addon-routes.js";
 import { serveAddonConfigs } from "./addons/addon-bus.js";
+import { apiTokenRoutes } from "./api-tokens/api-token-routes.js";
 import { seedApiTokens } from "./api-tokens/api-token-seeding.js";
+import { authRoutes } from "./auth/auth-routes.js";
 import { seedDefaults } from "./bootstrap/seed-defaults.js";
-import { consumeSeenFeatures } from "./client-metrics/seen-features-consumer.js";
+import { changeRequestRoutes } from "./change-requests/change-request-routes.js";
+import { startChangeRequestScheduler } from "./change-requests/change-request-scheduler.js";
 import { clientApplicationRoutes } from "./client-applications/client-application-routes.js";
 import { consumeClientInstances } from "./client-applications/client-instances-consumer.js";
-import type { AdminDeps } from "./compose.js";
-import type { InitialAdmin } from "./users/initial-admin.js";
-import { strategyRoutes } from "./strategies/strategy-routes.js";
+import { consumeSeenFeatures } from "./client-metrics/seen-features-consumer.js";
+import type { AdminDeps } from "./compose/index.js";
 import { contextRoutes } from "./context/context-routes.js";
 import { featureLinkRoutes } from "./dependencies/feature-link-routes.js";
-import { segmentRoutes } from "./segments/segment-routes.js";
-import { changeRequestRoutes } from "./change-requests/change-request-routes.js";
-import { startChangeRequestScheduler, type ChangeRequestScheduler } from "./change-requests/change-request-scheduler.js";
+import { environmentRoutes } from "./environments/environment-routes.js";
 import { eventRetentionEnv } from "./events/event-retention.js";
+import { eventRoutes } from "./events/event-routes.js";
+import { exportImportRoutes } from "./export-import/export-import-routes.js";
+import { featureRoutes } from "./features/feature-routes.js";
+import { feedbackRoutes } from "./feedback/feedback-routes.js";
+import { signupTokenRoutes } from "./invite-links/signup-token-routes.js";
+import { projectMemberRoutes, requestParticipation } from "./project-members/project-member-routes.js";
+import { projectRoutes } from "./projects/project-routes.js";
+import { samlSettingsRoutes } from "./saml/saml-settings-routes.js";
+import { segmentRoutes } from "./segments/segment-routes.js";
+import { serviceAccountRoutes } from "./service-accounts/service-account-routes.js";
+import { signalEndpointRoutes } from "./signals/signal-endpoint-routes.js";
+import { strategyRoutes } from "./strategies/strategy-routes.js";
 import { tagRoutes } from "./tags/tag-routes.js";
 import { uiConfigRoutes } from "./ui-config/ui-config-routes.js";
-import { environmentRoutes } from "./environments/environment-routes.js";
-import { featureRoutes } from "./features/feature-routes.js";
-import { projectRoutes } from "./projects/project-routes.js";
-import { exportImportRoutes } from "./export-import/export-import-routes.js";
+import { serveUsageReports } from "./usage-metrics/usage-bus.js";
+import { usageMetricsEnv } from "./usage-metrics/usage-retention.js";
+import { usageRoutes } from "./usage-metrics/usage-routes.js";
+import { userRoutes } from "./users/user-routes.js";
+import type { InitialAdmin } from "./users/initial-admin.js";
 
 export interface AdminService extends VexilService {
   /** Set on the start that created the first admin token, so it can be shown exactly once. */
@@ -33,81 +47,82 @@ export interface AdminService extends VexilService {
   readonly initialAdmin: InitialAdmin | undefined;
 }
 
-export function createAdminService(deps: AdminDeps): AdminService {
-  const { engines, logger, stores, unitOfWork, events, sharedTokens, access } = deps;
-  let relay: OutboxRelay | undefined;
-  let seenFeatures: ReturnType<typeof consumeSeenFeatures> | undefined;
-  let clientInstances: Subscription | undefined;
-  let addonConfigs: Subscription | undefined;
-  let resync: Array<{ unsubscribe(): void }> = [];
-  let createdAdminSecret: string | undefined;
-  let changeRequestScheduler: ChangeRequestScheduler | undefined;
-  let stopPokingScheduler: (() => void) | undefined;
-  let eventRetention: Retention | undefined;
-
-  const router = express.Router();
-  // Sign-in, sign-out and invite signup need no credential.
-  router.use(deps.governance.publicRouter());
-  const signedIn = [
-    authenticate([apiTokenAuthenticator(sharedTokens.tokens), ...deps.governance.authenticators]),
+/** Every admin route, in the order they are tried: the order is part of the behaviour. */
+function adminRoutes(deps: AdminDeps): Router[] {
+  const { access, clock, events, flags, governance, changeRequests, signals, delivery, exportImport } = deps;
+  const signedIn = express.Router();
+  const authenticated = [
+    authenticate([apiTokenAuthenticator(deps.sharedTokens.tokens), ...governance.authenticators]),
     requireTokenType(["admin"], { allowUsers: true }),
   ];
-  router.use("/api/admin", ...signedIn);
-  router.use("/feedback", ...signedIn);
-  // Before every admin route: private projects are invisible to non-members.
-  router.use(deps.projectMembers.privacyMiddleware());
-  router.use(
+  signedIn.use("/api/admin", ...authenticated);
+  signedIn.use("/feedback", ...authenticated);
+  const participation = requestParticipation(changeRequests.projectMembers);
+  return [
+    // Sign-in, sign-out and invite signup need no credential; everything after does.
+    authRoutes({
+      sessions: governance.sessions,
+      users: governance.users,
+      signupTokens: governance.signupTokens,
+      loginLimiter: governance.loginLimiter,
+      secureCookies: deps.settings.SECURE_COOKIES ?? false,
+    }),
+    signedIn,
+    // Before every other admin route: private projects are invisible to non-members.
+    projectMemberRoutes({ members: changeRequests.projectMembers, access }),
     changeRequestRoutes({
-      changeRequests: deps.changeRequestService,
-      review: deps.changeRequestReview,
-      config: deps.changeRequestConfig,
+      changeRequests: changeRequests.changeRequests,
+      review: changeRequests.review,
+      config: changeRequests.config,
       access,
-      participation: deps.projectMembers,
+      participation,
     }),
-  );
-  router.use(deps.projectMembers.routes(access));
-  router.use(deps.governance.feedbackRouter());
-  router.use(deps.governance.adminRouter());
-  router.use(strategyRoutes({ strategies: deps.strategies, access }));
-  router.use(segmentRoutes({ segments: deps.segmentService, access }));
-  router.use(tagRoutes({ tags: deps.tagService, features: deps.featureService, access }));
-  router.use(contextRoutes({ context: deps.contextService, access }));
-  router.use(featureLinkRoutes({ dependencies: deps.dependencyService, lifecycle: deps.lifecycleService, access }));
-  router.use(uiConfigRoutes({ limits: deps.segmentLimits, access }));
-  router.use(environmentRoutes({ environments: deps.environmentService, projects: deps.projectService, access }));
-  router.use(
-    projectRoutes({
-      projects: deps.projectService,
-      features: deps.featureService,
-      reports: deps.projectReports,
-      access,
-      clock: deps.clock,
-    }),
-  );
-  router.use(
-    featureRoutes({ features: deps.featureService, featureStrategies: deps.featureStrategies, projects: deps.projectService, access }),
-  );
-  router.use(deps.signals.router());
-  router.use(addonRoutes({ addons: deps.addons, access }));
-  router.use(clientApplicationRoutes({ applications: deps.clientApplications, access }));
-  router.use(deps.usageMetrics.router(access));
-  router.use(exportImportRoutes({ exporter: deps.exporter, importer: deps.importer, access, privacy: deps.projectMembers }));
+    feedbackRoutes({ feedback: governance.feedback, access, clock }),
+    apiTokenRoutes({ apiTokens: governance.apiTokens, access }),
+    userRoutes({ users: governance.users, personalAccessTokens: governance.personalAccessTokens, access }),
+    signupTokenRoutes({ signupTokens: governance.signupTokens, access }),
+    samlSettingsRoutes({ saml: governance.saml, access }),
+    eventRoutes({ events, access }),
+    strategyRoutes({ strategies: flags.strategies, access }),
+    segmentRoutes({ segments: flags.segmentService, access }),
+    tagRoutes({ tags: flags.tagService, features: flags.featureService, access }),
+    contextRoutes({ context: flags.contextService, access }),
+    featureLinkRoutes({ dependencies: flags.dependencyService, lifecycle: flags.lifecycleService, access }),
+    uiConfigRoutes({ limits: flags.segmentLimits, access }),
+    environmentRoutes({ environments: flags.environmentService, projects: flags.projectService, access }),
+    projectRoutes({ projects: flags.projectService, features: flags.featureService, reports: flags.projectReports, access, clock }),
+    featureRoutes({ features: flags.featureService, featureStrategies: flags.featureStrategies, projects: flags.projectService, access }),
+    signalEndpointRoutes({ signalEndpoints: signals.signalEndpoints, access }),
+    serviceAccountRoutes({ serviceAccounts: signals.serviceAccounts, access }),
+    actionRoutes({ actions: signals.actions, access }),
+    addonRoutes({ addons: delivery.addons, access }),
+    clientApplicationRoutes({ applications: delivery.clientApplications, access }),
+    usageRoutes({ usage: delivery.usage, access }),
+    exportImportRoutes({ exporter: exportImport.exporter, importer: exportImport.importer, access, privacy: participation }),
+  ];
+}
+
+export function createAdminService(deps: AdminDeps): AdminService {
+  const { engines, logger, stores, unitOfWork, events, sharedTokens, flags, governance, changeRequests, signals, delivery } = deps;
+  let createdAdminSecret: string | undefined;
+  /** How to stop what start() set going, undone by stop() last first. */
+  const running: Array<() => unknown> = [];
 
   return {
-    router,
+    router: express.Router().use(adminRoutes(deps)),
     readiness: [sharedTokens.readiness],
     get createdAdminSecret() {
       return createdAdminSecret;
     },
     get initialAdmin() {
-      return deps.governance.initialAdmin;
+      return governance.initialAdmin;
     },
     async start() {
       const now = deps.clock();
       await seedDefaults(stores, now);
-      await deps.contextService.seedBuiltIns();
-      await deps.tagService.seedBuiltIns();
-      await deps.environmentTypes.refresh();
+      await flags.contextService.seedBuiltIns();
+      await flags.tagService.seedBuiltIns();
+      await flags.environmentTypes.refresh();
       const seeded = await seedApiTokens(
         stores.apiTokens,
         {
@@ -118,65 +133,77 @@ export function createAdminService(deps: AdminDeps): AdminService {
         now,
       );
       createdAdminSecret = seeded.createdAdminSecret;
-      await deps.governance.apiTokens.share();
-      await deps.snapshotPublisher.start();
+      await governance.apiTokens.share();
+
+      const { snapshotPublisher } = delivery;
+      await snapshotPublisher.start();
+      running.push(() => snapshotPublisher.stop());
       const republish = () =>
-        void deps.snapshotPublisher.republish().catch((err: unknown) => logger.warn({ err }, "rewriting the snapshots failed"));
-      resync = [
+        void snapshotPublisher.republish().catch((err: unknown) => logger.warn({ err }, "rewriting the snapshots failed"));
+      for (const subscription of [
         // A frontend-eval that found the cache without whole snapshots asks for them here.
-        engines.bus.reply(snapshotRepublish.subject, async () => ({ environments: await deps.snapshotPublisher.republish() }), {
+        engines.bus.reply(snapshotRepublish.subject, async () => ({ environments: await snapshotPublisher.republish() }), {
           queue: "admin",
         }),
         // Snapshot announcements sent while NATS was away are lost; a Redis that restarted lost the snapshots.
         engines.bus.onReconnect(republish),
         engines.cache.onReconnect(republish),
-      ];
-      seenFeatures = consumeSeenFeatures({
-        bus: engines.bus,
-        features: deps.featureService,
-        lifecycle: deps.lifecycleService,
-        logger: logger.child({ module: "seen-features" }),
+        consumeSeenFeatures({
+          bus: engines.bus,
+          features: flags.featureService,
+          lifecycle: flags.lifecycleService,
+          logger: logger.child({ module: "seen-features" }),
+        }),
+        consumeClientInstances({
+          bus: engines.bus,
+          applications: delivery.clientApplications,
+          logger: logger.child({ module: "client-instances" }),
+        }),
+        // Before the relay: the delivery service asks for the addons when the first events arrive.
+        serveAddonConfigs(engines.bus, delivery.addons),
+        serveUsageReports(engines.bus, delivery.usage),
+      ])
+        running.push(() => subscription.unsubscribe());
+      const usageRetention = startRetention({
+        what: "usage counts",
+        days: usageMetricsEnv.parse(deps.settings).CLIENT_METRICS_RETENTION_HOURS / 24,
+        prune: (before) => delivery.usageStore.prune(before),
+        clock: deps.clock,
+        logger: logger.child({ module: "usage-metrics" }),
       });
-      clientInstances = consumeClientInstances({
-        bus: engines.bus,
-        applications: deps.clientApplications,
-        logger: logger.child({ module: "client-instances" }),
-      });
-      // Before the relay: the delivery service asks for the addons when the first events arrive.
-      addonConfigs = serveAddonConfigs(engines.bus, deps.addons);
-      deps.usageMetrics.start();
-      relay = startOutboxRelay({ source: events, bus: engines.bus, logger: logger.child({ module: "outbox-relay" }) });
-      unitOfWork.onCommitted(() => relay?.poke());
-      changeRequestScheduler = startChangeRequestScheduler({
-        store: deps.changeRequestStore,
-        review: deps.changeRequestReview,
+      running.push(() => usageRetention.stop());
+
+      const relay = startOutboxRelay({ source: events, bus: engines.bus, logger: logger.child({ module: "outbox-relay" }) });
+      running.push(
+        () => relay.stop(),
+        unitOfWork.onCommitted(() => relay.poke()),
+      );
+      const scheduler = startChangeRequestScheduler({
+        store: stores.changeRequests,
+        review: changeRequests.review,
         logger: logger.child({ module: "change-request-scheduler" }),
         clock: deps.clock,
       });
-      stopPokingScheduler = deps.changeRequestReview.onScheduled(() => changeRequestScheduler?.poke());
-      eventRetention = startRetention({
+      running.push(
+        () => scheduler.stop(),
+        changeRequests.review.onScheduled(() => scheduler.poke()),
+      );
+      const eventRetention = startRetention({
         what: "the event log",
         days: eventRetentionEnv.parse(deps.settings).EVENT_LOG_RETENTION_DAYS,
         prune: (before) => events.prune(before),
         clock: deps.clock,
         logger: logger.child({ module: "event-retention" }),
       });
-      await deps.signals.start();
-      await deps.governance.start();
+      running.push(() => eventRetention.stop());
+      await signals.start();
+      running.push(() => signals.stop());
+      await governance.start();
+      running.push(() => governance.stop());
     },
     async stop() {
-      stopPokingScheduler?.();
-      changeRequestScheduler?.stop();
-      eventRetention?.stop();
-      await deps.governance.stop();
-      await deps.signals.stop();
-      await relay?.stop();
-      addonConfigs?.unsubscribe();
-      deps.usageMetrics.stop();
-      for (const subscription of resync) subscription.unsubscribe();
-      seenFeatures?.unsubscribe();
-      clientInstances?.unsubscribe();
-      await deps.snapshotPublisher.stop();
+      for (let stop = running.pop(); stop; stop = running.pop()) await stop();
+      // Opened when the deps were built, before any start.
       sharedTokens.stop();
     },
   };

@@ -21,6 +21,15 @@ export interface ProjectEnvironments {
   defaultStrategy(project: string, environment: string): Promise<StrategyFields & { name: string }>;
 }
 
+/** Whether the project environment requires change requests (read by projects, which the config itself reads). */
+export async function changeRequestsEnabled(
+  store: Pick<ChangeRequestStore, "setting">,
+  project: string,
+  environment: string,
+): Promise<boolean> {
+  return (await store.setting(project, environment))?.enabled ?? false;
+}
+
 export class ChangeRequestConfig {
   /** Set while a change request applies: its changes pass the environment guard. */
   private readonly applying = new AsyncLocalStorage<number>();
@@ -69,7 +78,7 @@ export class ChangeRequestConfig {
   }
 
   async isEnabled(project: string, environment: string): Promise<boolean> {
-    return (await this.deps.store.setting(project, environment))?.enabled ?? false;
+    return changeRequestsEnabled(this.deps.store, project, environment);
   }
 
   /** Runs a request's apply: the changes it makes pass the guard. */

@@ -25,6 +25,27 @@ import type { ChangeRequestViewer } from "./change-request-view.js";
 /** Requests whose changes may still be applied. */
 export const openStates: ChangeRequestState[] = ["Draft", "In review", "Approved", "Scheduled"];
 
+/** Strategies proposed (added or updated) by open change requests, for segment usage. */
+export async function pendingStrategies(store: Pick<ChangeRequestStore, "list">): Promise<ProposedStrategy[]> {
+  const pending: ProposedStrategy[] = [];
+  for (const request of await store.list({ state: openStates })) {
+    for (const change of request.changes) {
+      if ((change.action !== "addStrategy" && change.action !== "updateStrategy") || change.feature === null) continue;
+      const payload = change.payload as { id?: string; name: string; segments?: number[] | null };
+      pending.push({
+        ...(change.action === "updateStrategy" && payload.id ? { id: payload.id } : {}),
+        projectId: request.project,
+        featureName: change.feature,
+        strategyName: payload.name,
+        environment: request.environment,
+        segments: payload.segments ?? [],
+        changeRequest: { id: request._id, title: request.title },
+      });
+    }
+  }
+  return pending;
+}
+
 export class ChangeRequestService {
   constructor(
     private readonly deps: {
@@ -121,27 +142,6 @@ export class ChangeRequestService {
     await this.deps.projects.get(project);
     const docs = await this.deps.store.list({ project, createdBy: viewer.userId, state: openStates });
     return this.deps.viewer.views(docs);
-  }
-
-  /** Strategies proposed (added or updated) by open change requests, for segment usage. */
-  async pendingStrategies(): Promise<ProposedStrategy[]> {
-    const pending: ProposedStrategy[] = [];
-    for (const request of await this.deps.store.list({ state: openStates })) {
-      for (const change of request.changes) {
-        if ((change.action !== "addStrategy" && change.action !== "updateStrategy") || change.feature === null) continue;
-        const payload = change.payload as { id?: string; name: string; segments?: number[] | null };
-        pending.push({
-          ...(change.action === "updateStrategy" && payload.id ? { id: payload.id } : {}),
-          projectId: request.project,
-          featureName: change.feature,
-          strategyName: payload.name,
-          environment: request.environment,
-          segments: payload.segments ?? [],
-          changeRequest: { id: request._id, title: request.title },
-        });
-      }
-    }
-    return pending;
   }
 
   async search(

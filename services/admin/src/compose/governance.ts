@@ -1,34 +1,24 @@
-import express, { type Router } from "express";
 import type { Authenticator, TokenSet } from "@vexil/auth";
 import type { Logger } from "@vexil/logger";
 import type { Engines } from "@vexil/runtime";
-import { apiTokenRoutes } from "../api-tokens/api-token-routes.js";
 import { ApiTokenService } from "../api-tokens/api-token-service.js";
 import type { ApiTokenStore } from "../api-tokens/api-token-store.js";
-import { authRoutes } from "../auth/auth-routes.js";
 import { loginRateLimiter, type LoginRateLimitSettings } from "../auth/login-rate-limit.js";
 import { SessionService } from "../auth/session-service.js";
 import { createSessionStore } from "../auth/session-store.js";
 import { personalAccessTokenAuthenticator, sessionAuthenticator } from "../auth/user-authenticators.js";
 import type { EnvironmentStore } from "../environments/environment-store.js";
-import { eventRoutes } from "../events/event-routes.js";
-import type { EventStore } from "../events/event-store.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
-import { feedbackRoutes } from "../feedback/feedback-routes.js";
 import { createFeedbackStore } from "../feedback/feedback-store.js";
-import { signupTokenRoutes } from "../invite-links/signup-token-routes.js";
 import { SignupTokenService } from "../invite-links/signup-token-service.js";
 import { createSignupTokenStore } from "../invite-links/signup-token-store.js";
 import type { ProjectStore } from "../projects/project-store.js";
-import { samlSettingsRoutes } from "../saml/saml-settings-routes.js";
 import { SamlSettingsService } from "../saml/saml-settings-service.js";
 import { createSamlSettingsStore } from "../saml/saml-settings-store.js";
 import { PersonalAccessTokenService } from "../users/personal-access-token-service.js";
 import { createPersonalAccessTokenStore } from "../users/personal-access-token-store.js";
-import { userRoutes } from "../users/user-routes.js";
 import { UserService } from "../users/user-service.js";
 import { createUserStore } from "../users/user-store.js";
-import type { AccessService } from "../access/access-service.js";
 import { ensureInitialAdmin, type InitialAdmin } from "../users/initial-admin.js";
 
 export interface GovernanceSettings extends Partial<LoginRateLimitSettings> {
@@ -44,17 +34,15 @@ export interface GovernanceSettings extends Partial<LoginRateLimitSettings> {
 const sessionPruneEveryMs = 60 * 60 * 1000;
 
 /**
- * Who may do what, and the record of what was done: API tokens, users and their sessions and
- * personal access tokens, invite links, SAML settings, feedback and the event log.
+ * Who may do what: API tokens, users and their sessions and
+ * personal access tokens, invite links, SAML settings and feedback.
  */
 export async function createGovernanceSlice({
   engines,
   apiTokenStore,
   environments,
   projects,
-  events,
   unitOfWork,
-  access,
   localTokens,
   settings,
   clock,
@@ -64,9 +52,7 @@ export async function createGovernanceSlice({
   apiTokenStore: ApiTokenStore;
   environments: EnvironmentStore;
   projects: ProjectStore;
-  events: EventStore;
   unitOfWork: UnitOfWork;
-  access: AccessService;
   localTokens: TokenSet;
   settings: GovernanceSettings;
   clock: () => Date;
@@ -112,28 +98,19 @@ export async function createGovernanceSlice({
 
   return {
     users,
+    sessions,
+    personalAccessTokens,
     apiTokens,
+    signupTokens,
+    saml,
+    feedback,
+    loginLimiter,
     /** Known once started: whether the first admin was created and still has the default password. */
     get initialAdmin() {
       return initialAdmin;
     },
     /** Signed-in people, after API tokens in admin's `authenticate([...])` chain. */
     authenticators: [sessionAuthenticator(sessions), personalAccessTokenAuthenticator(personalAccessTokens, users)] as Authenticator[],
-    /** Routes under `/api/admin` (behind authentication). */
-    adminRouter(): Router {
-      const router = express.Router();
-      router.use(apiTokenRoutes({ apiTokens, access }));
-      router.use(userRoutes({ users, personalAccessTokens, access }));
-      router.use(signupTokenRoutes({ signupTokens, access }));
-      router.use(samlSettingsRoutes({ saml, access }));
-      router.use(eventRoutes({ events, access }));
-      return router;
-    },
-    /** `/feedback` (behind authentication, like the admin paths). */
-    feedbackRouter: (): Router => feedbackRoutes({ feedback, access, clock }),
-    /** Sign-in, sign-out and invite signup: no credential needed. */
-    publicRouter: (): Router =>
-      authRoutes({ sessions, users, signupTokens, loginLimiter, secureCookies: settings.SECURE_COOKIES ?? false }),
     async start() {
       initialAdmin = await ensureInitialAdmin(users, settings, logger);
       const reshare = () => void apiTokens.share().catch((err: unknown) => logger.warn({ err }, "sharing the token grants failed"));

@@ -1,4 +1,3 @@
-import express, { type Router } from "express";
 import type { Consumer } from "@vexil/bus";
 import { topics } from "@vexil/contracts";
 import type { Logger } from "@vexil/logger";
@@ -6,14 +5,11 @@ import type { Engines } from "@vexil/runtime";
 import type { AccessService } from "../access/access-service.js";
 import { startActionRecovery } from "../actions/action-recovery.js";
 import { ActionRunner, defaultActionLeaseMs, type FeatureEnvironmentSwitch } from "../actions/action-runner.js";
-import { actionRoutes } from "../actions/action-routes.js";
 import { ActionService } from "../actions/action-service.js";
 import { createActionSetEventStore, createActionSetStore } from "../actions/action-set-store.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
-import { serviceAccountRoutes } from "../service-accounts/service-account-routes.js";
 import { ServiceAccountService } from "../service-accounts/service-account-service.js";
 import { createServiceAccountStore } from "../service-accounts/service-account-store.js";
-import { signalEndpointRoutes } from "../signals/signal-endpoint-routes.js";
 import { SignalEndpointService } from "../signals/signal-endpoint-service.js";
 import { createSignalEndpointStore } from "../signals/signal-endpoint-store.js";
 import { signalLimits, type SignalLimitSettings } from "../signals/signal-limits.js";
@@ -98,13 +94,6 @@ export async function createSignalsSlice({
     serviceAccounts,
     actions,
     runner,
-    router(): Router {
-      const router = express.Router();
-      router.use(signalEndpointRoutes({ signalEndpoints, access }));
-      router.use(serviceAccountRoutes({ serviceAccounts, access }));
-      router.use(actionRoutes({ actions, access }));
-      return router;
-    },
     /** Shares the endpoints with signal-ingest and starts reacting to signals. */
     async start(): Promise<void> {
       await signalEndpoints.share();

@@ -29,8 +29,13 @@ export class UnitOfWork {
     return this.current.getStore()?.session;
   }
 
-  onCommitted(listener: ChangeListener): void {
+  /** Returns the removal: a listener added by a start is removed by the matching stop. */
+  onCommitted(listener: ChangeListener): () => void {
     this.listeners.push(listener);
+    return () => {
+      const at = this.listeners.indexOf(listener);
+      if (at >= 0) this.listeners.splice(at, 1);
+    };
   }
 
   /**

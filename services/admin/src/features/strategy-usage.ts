@@ -1,4 +1,6 @@
 import type { FeatureDocument, FeatureStrategyDocument } from "./feature-model.js";
+import type { UnitOfWork } from "../events/unit-of-work.js";
+import type { FeatureStore } from "./feature-store.js";
 
 /** One strategy of one flag in one environment. */
 export interface StrategyUse {
@@ -36,4 +38,16 @@ export interface FeatureReader {
   listAll(): Promise<FeatureDocument[]>;
   /** One flag, archived or not; null when there is none. */
   find(name: string): Promise<FeatureDocument | null>;
+}
+
+/**
+ * The flag reads of FeatureService, straight from its store: the tag, context, strategy and segment
+ * slices read flags, and FeatureService reads tags, so they are given this rather than the service.
+ */
+export function flagReader(features: Pick<FeatureStore, "list" | "get">, unitOfWork: Pick<UnitOfWork, "session">): FeatureReader {
+  return {
+    listAll: () => features.list({}),
+    // Inside a unit of work, as the running transaction sees it (as FeatureService.find).
+    find: (name) => features.get(name, unitOfWork.session),
+  };
 }

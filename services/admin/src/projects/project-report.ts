@@ -1,16 +1,27 @@
-import type { HealthReport, ProjectOverview } from "@vexil/contracts";
+import type { Feature, HealthReport, ProjectOverview } from "@vexil/contracts";
 import type { EnvironmentStore } from "../environments/environment-store.js";
 import type { EventStore } from "../events/event-store.js";
-import type { FeatureService } from "../features/feature-service.js";
+import type { FeatureDocument } from "../features/feature-model.js";
+import type { Actor } from "../access/access-service.js";
 import { healthOf, recentProjectEvents, statisticsOf } from "./project-health.js";
 import type { ProjectService } from "./project-service.js";
+
+/** What project reports and routes read and do with a project's flags (FeatureService). */
+export interface ProjectFlags {
+  list(query: { project: string; archived?: boolean }): Promise<FeatureDocument[]>;
+  toResponses(docs: FeatureDocument[], options: { userId?: number }): Promise<Feature[]>;
+  archive(project: string, names: string[], actor: Actor): Promise<void>;
+  revive(project: string, names: string[], actor: Actor): Promise<void>;
+  deleteArchived(project: string, names: string[], actor: Actor): Promise<void>;
+  setStaleMany(project: string, names: string[], stale: boolean, actor: Actor): Promise<void>;
+}
 
 /** GET /api/admin/projects/:projectId and .../health-report: a project with its live flags, health and statistics, computed from the data. */
 export class ProjectReports {
   constructor(
     private readonly deps: {
-      projects: ProjectService;
-      features: FeatureService;
+      projects: Pick<ProjectService, "get" | "environmentEntries" | "members" | "favorites">;
+      features: Pick<ProjectFlags, "list" | "toResponses">;
       environments: EnvironmentStore;
       events: Pick<EventStore, "list">;
       clock: () => Date;

@@ -3,9 +3,8 @@ import { adminContract, type Project } from "@vexil/contracts";
 import { mountContract } from "@vexil/http";
 import type { AccessService } from "../access/access-service.js";
 import { permissions } from "../access/permissions.js";
-import type { FeatureService } from "../features/feature-service.js";
 import { healthOf } from "./project-health.js";
-import type { ProjectReports } from "./project-report.js";
+import type { ProjectFlags, ProjectReports } from "./project-report.js";
 import type { DefaultStrategy, ProjectService } from "./project-service.js";
 import type { ProjectDocument } from "./project-store.js";
 
@@ -20,7 +19,7 @@ export function projectRoutes({
   clock,
 }: {
   projects: ProjectService;
-  features: FeatureService;
+  features: Pick<ProjectFlags, "list" | "archive" | "revive" | "deleteArchived" | "setStaleMany">;
   reports: ProjectReports;
   access: AccessService;
   clock: () => Date;

@@ -26,7 +26,7 @@ export function countConstraintValues(constraints: readonly Constraint[]): numbe
   return constraints.reduce((sum, c) => sum + (c.values?.length ?? 0) + (c.value !== undefined ? 1 : 0), 0);
 }
 
-/** A strategy that an open change request proposes (ChangeRequestService.pendingStrategies). */
+/** A strategy that an open change request proposes (`pendingStrategies` of the change-request slice). */
 export interface ProposedStrategy {
   /** The strategy's id when the change updates an existing one. */
   id?: string;

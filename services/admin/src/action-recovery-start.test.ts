@@ -14,8 +14,8 @@ import { createMemoryCache } from "@vexil/cache";
 import { createHttpApp, listen } from "@vexil/http";
 import { createLogger } from "@vexil/logger";
 import { createEmbeddedEngine } from "@vexil/store";
-import { createAdminDeps } from "../compose.js";
-import { createAdminService } from "../service.js";
+import { createAdminDeps } from "./compose/index.js";
+import { createAdminService } from "./service.js";
 
 const project = "default";
 const flags = ["recovery-first", "recovery-second"];

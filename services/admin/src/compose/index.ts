@@ -1,0 +1,100 @@
+import type { Logger } from "@vexil/logger";
+import { Registry } from "@vexil/metrics";
+import { openSharedTokenSet, type Engines } from "@vexil/runtime";
+import { AccessService } from "../access/access-service.js";
+import { toGrant } from "../api-tokens/token-grants.js";
+import type { LoginRateLimitSettings } from "../auth/login-rate-limit.js";
+import type { AdminConfig } from "../config.js";
+import type { EventRetentionSettings } from "../events/event-retention.js";
+import { rootRoleRule } from "../roles/root-roles.js";
+import type { SegmentLimitSettings } from "../segments/segment-limits.js";
+import type { SignalLimitSettings } from "../signals/signal-limits.js";
+import type { UsageMetricsSettings } from "../usage-metrics/usage-retention.js";
+import { createChangeRequests } from "./change-requests.js";
+import { createDelivery } from "./delivery.js";
+import { createExportImport } from "./export-import.js";
+import { createFlagModel } from "./flags.js";
+import { createGovernanceSlice } from "./governance.js";
+import { createSignalsSlice } from "./signals.js";
+import { createStores } from "./stores.js";
+
+export type AdminSettings = Pick<AdminConfig, "INIT_ADMIN_API_TOKENS" | "INIT_CLIENT_API_TOKENS" | "INIT_FRONTEND_API_TOKENS"> &
+  Partial<SignalLimitSettings> &
+  Partial<SegmentLimitSettings> &
+  Partial<Pick<AdminConfig, "ADDONS_ALLOW_PRIVATE_URLS">> &
+  Partial<Pick<AdminConfig, "INIT_ADMIN_USERNAME" | "INIT_ADMIN_PASSWORD" | "PUBLIC_URL" | "SECURE_COOKIES">> &
+  Partial<LoginRateLimitSettings> &
+  Partial<EventRetentionSettings> &
+  Partial<UsageMetricsSettings>;
+
+/**
+ * The admin service's composition root: each layer is built from the ones before it (stores, the
+ * flag model, governance, change requests, signals, delivery, export/import); nothing refers to
+ * a later one. `service.ts` mounts the routes and starts and stops the background work.
+ */
+export async function createAdminDeps({
+  engines,
+  settings,
+  logger,
+  clock = () => new Date(),
+  metrics = new Registry(),
+}: {
+  engines: Engines;
+  settings: AdminSettings;
+  logger: Logger;
+  clock?: () => Date;
+  /** The process's Prometheus registry; admin adds its gauges to it. */
+  metrics?: Registry;
+}) {
+  const { events, unitOfWork, stores } = await createStores(engines.store, clock);
+  // Admin owns the tokens: its own set reads them from its store, never from the cache.
+  const sharedTokens = await openSharedTokenSet(engines.cache, engines.bus, {
+    source: { loadAll: async () => (await stores.apiTokens.list()).map(toGrant) },
+    logger: logger.child({ module: "tokens" }),
+  });
+  const access = new AccessService([rootRoleRule]);
+  const flags = createFlagModel({ engine: engines.store, stores, events, unitOfWork, settings, clock, logger });
+  const governance = await createGovernanceSlice({
+    engines,
+    apiTokenStore: stores.apiTokens,
+    environments: stores.environments,
+    projects: stores.projects,
+    unitOfWork,
+    localTokens: sharedTokens.tokens,
+    settings,
+    clock,
+    logger: logger.child({ module: "governance" }),
+  });
+  const changeRequests = createChangeRequests({ stores, flags, userExists: (id) => governance.users.exists(id), unitOfWork, clock });
+  const signals = await createSignalsSlice({
+    engines,
+    unitOfWork,
+    access,
+    features: flags.featureStrategies,
+    assertProject: (project) => flags.projectService.get(project),
+    settings,
+    clock,
+    logger: logger.child({ module: "signals" }),
+  });
+  const delivery = await createDelivery({ engines, stores, flags, events, unitOfWork, settings, metrics, clock, logger });
+  const exportImport = createExportImport({ stores, flags, changeRequests, unitOfWork, clock });
+  return {
+    engines,
+    metrics,
+    settings,
+    logger,
+    clock,
+    events,
+    unitOfWork,
+    stores,
+    sharedTokens,
+    access,
+    flags,
+    governance,
+    changeRequests,
+    signals,
+    delivery,
+    exportImport,
+  };
+}
+export type AdminDeps = Awaited<ReturnType<typeof createAdminDeps>>;

@@ -1,0 +1,98 @@
+/**
+ * A minimal project membership, enough for collaboration modes: users hold a project role (Owner
+ * or Member, Unleash's ids) in a project. `protected` projects take change requests only from
+ * members; `private` projects are hidden from non-members. Admin API tokens and root Admins count
+ * as members of every project.
+ */
+import type { Principal } from "@vexil/auth";
+import { projectRoleIds } from "@vexil/contracts";
+import { NotFoundError, ValidationError } from "@vexil/errors";
+import type { Actor } from "../access/access-service.js";
+import { permissions } from "../access/permissions.js";
+import { ChangeRequestForbidden } from "../change-requests/change-request-rules.js";
+import type { UnitOfWork } from "../events/unit-of-work.js";
+import type { ProjectMemberStore } from "./project-member-store.js";
+
+const projectRoles = [
+  { id: projectRoleIds.owner, name: "Owner", type: "project" as const },
+  { id: projectRoleIds.member, name: "Member", type: "project" as const },
+];
+
+/** What membership reads about a project (ProjectService): `get` is a 404 when there is none. */
+export interface MemberProjects {
+  get(project: string): Promise<{ mode: string }>;
+  find(project: string): Promise<{ mode: string } | null>;
+}
+
+export class ProjectMemberService {
+  constructor(
+    private readonly deps: {
+      members: ProjectMemberStore;
+      projects: MemberProjects;
+      userExists: (id: number) => Promise<boolean>;
+      unitOfWork: UnitOfWork;
+      clock: () => Date;
+    },
+  ) {}
+
+  async list(project: string) {
+    await this.deps.projects.get(project);
+    const members = await this.deps.members.list(project);
+    return { roles: projectRoles, users: members.map((m) => ({ id: m.userId, roles: m.roles, addedAt: m.addedAt.toISOString() })) };
+  }
+
+  async add(project: string, userIds: number[], roles: number[], actor: Actor): Promise<void> {
+    await this.deps.projects.get(project);
+    const unknownRole = roles.find((r) => !projectRoles.some((p) => p.id === r));
+    if (unknownRole !== undefined)
+      throw new ValidationError(`Invalid roles: ${unknownRole} is not a project role`, [
+        { path: "roles", message: "Unknown project role" },
+      ]);
+    for (const id of userIds) {
+      if (!(await this.deps.userExists(id)))
+        throw new ValidationError(`Invalid users: no user with id ${id}`, [{ path: "users", message: "Unknown user" }]);
+    }
+    await this.deps.unitOfWork.run(async (tx) => {
+      for (const userId of userIds) {
+        await this.deps.members.addRoles(project, userId, roles, this.deps.clock(), tx.session);
+        await tx.record({ type: "project-access-added", actor, project, data: { userId, roles } });
+      }
+    });
+  }
+
+  async remove(project: string, userId: number, actor: Actor): Promise<void> {
+    await this.deps.projects.get(project);
+    await this.deps.unitOfWork.run(async (tx) => {
+      if (!(await this.deps.members.remove(project, userId, tx.session)))
+        throw new NotFoundError(`User ${userId} is not a member of project ${project}`);
+      await tx.record({ type: "project-access-user-roles-deleted", actor, project, data: { userId } });
+    });
+  }
+
+  /** Members, admin API tokens and root Admins. */
+  async isMember(principal: Principal | undefined, project: string): Promise<boolean> {
+    if (!principal) return false;
+    if (principal.kind === "api-token") return principal.grant.type === "admin";
+    if (principal.user.rootRole === "Admin") return true;
+    return this.deps.members.isMember(project, principal.user.id);
+  }
+
+  async maySee(principal: Principal | undefined, project: string): Promise<boolean> {
+    const doc = await this.deps.projects.find(project);
+    if (!doc || doc.mode !== "private") return true;
+    return this.isMember(principal, project);
+  }
+
+  async assertMaySee(principal: Principal | undefined, project: string): Promise<void> {
+    if (!(await this.maySee(principal, project))) throw new NotFoundError(`Could not find project ${project}`);
+  }
+
+  async assertMaySubmit(principal: Principal | undefined, project: string): Promise<void> {
+    const { mode } = await this.deps.projects.get(project);
+    if (mode === "open" || (await this.isMember(principal, project))) return;
+    throw new ChangeRequestForbidden(
+      permissions.createChangeRequest,
+      `Project ${project} is ${mode}: only its members may submit change requests`,
+    );
+  }
+}
