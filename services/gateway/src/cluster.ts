@@ -7,9 +7,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadConfig } from "@vexil/config";
+import { clusterEnv } from "./config.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const base = Number(process.env.PORT ?? 4242);
+const config = loadConfig(clusterEnv, process.env);
+const base = config.PORT;
 const services = [
   { name: "admin", port: base + 1 },
   { name: "frontend-eval", port: base + 2 },
@@ -18,8 +21,8 @@ const services = [
   { name: "gateway", port: base },
 ];
 const shared = {
-  NATS_URL: process.env.NATS_URL ?? "nats://127.0.0.1:4222",
-  REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+  NATS_URL: config.NATS_URL,
+  REDIS_URL: config.REDIS_URL,
   GATEWAY_MODE: "cluster",
   ADMIN_URL: `http://127.0.0.1:${base + 1}`,
   FRONTEND_EVAL_URL: `http://127.0.0.1:${base + 2}`,
@@ -42,6 +45,7 @@ function start(name: string, port: number, restarts = 0) {
   const child = spawn(
     process.execPath,
     ["--import", "tsx", "--conditions=vexil-source", path.join(root, "services", name, "src", "main.ts")],
+    // Each child reads its settings through its own loadConfig: it gets this environment, with the cluster's addresses on top.
     { cwd: root, env: { ...process.env, ...shared, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] },
   );
   children.set(name, child);

@@ -13,3 +13,10 @@ export const gatewayEnv = platformEnv.extend({
   PUBLIC_URL: envSchemas.url.optional(),
 });
 export type GatewayConfig = z.infer<typeof gatewayEnv>;
+
+/** `npm run start:cluster`: the gateway's port (each service takes one of the next four) and the NATS and Redis they share. */
+export const clusterEnv = z.object({
+  PORT: envSchemas.port.default(4242),
+  NATS_URL: envSchemas.url.default("nats://127.0.0.1:4222"),
+  REDIS_URL: envSchemas.url.default("redis://127.0.0.1:6379"),
+});
