@@ -29,6 +29,8 @@ export const eventListQuerySchema = z.object({
   ...pageSchema,
 });
 
+export const eventStreamQuerySchema = z.object({ project: z.string().min(1).optional() });
+
 export const eventListSchema = z.object({
   version: z.literal(1),
   events: z.array(eventSchema),

@@ -21,6 +21,7 @@ import { featureLinkRoutes } from "./dependencies/feature-link-routes.js";
 import { environmentRoutes } from "./environments/environment-routes.js";
 import { eventRetentionEnv } from "./events/event-retention.js";
 import { eventRoutes } from "./events/event-routes.js";
+import { EventStreamHub, eventStreamRoutes } from "./events/event-stream.js";
 import { exportImportRoutes } from "./export-import/export-import-routes.js";
 import { featureRoutes } from "./features/feature-routes.js";
 import { feedbackRoutes } from "./feedback/feedback-routes.js";
@@ -48,7 +49,7 @@ export interface AdminService extends VexilService {
 }
 
 /** Every admin route, in the order they are tried: the order is part of the behaviour. */
-function adminRoutes(deps: AdminDeps): Router[] {
+function adminRoutes(deps: AdminDeps, eventStream: EventStreamHub): Router[] {
   const { access, clock, events, flags, governance, changeRequests, signals, delivery, exportImport } = deps;
   const signedIn = express.Router();
   const authenticated = [
@@ -83,6 +84,7 @@ function adminRoutes(deps: AdminDeps): Router[] {
     signupTokenRoutes({ signupTokens: governance.signupTokens, access }),
     samlSettingsRoutes({ saml: governance.saml, access }),
     eventRoutes({ events, access }),
+    eventStreamRoutes({ hub: eventStream, access, projects: flags.projectService, maySee: participation.maySee }),
     strategyRoutes({ strategies: flags.strategies, access }),
     segmentRoutes({ segments: flags.segmentService, access }),
     tagRoutes({ tags: flags.tagService, features: flags.featureService, access }),
@@ -107,9 +109,18 @@ export function createAdminService(deps: AdminDeps): AdminService {
   let createdAdminSecret: string | undefined;
   /** How to stop what start() set going, undone by stop() last first. */
   const running: Array<() => unknown> = [];
+  const participation = requestParticipation(changeRequests.projectMembers);
+  const eventStream = new EventStreamHub(
+    {
+      onCommitted: (listener) => unitOfWork.onCommitted(listener),
+      since: (after, limit) => events.since(after, limit),
+      latestId: () => events.latestId(),
+    },
+    participation.maySee,
+  );
 
   return {
-    router: express.Router().use(adminRoutes(deps)),
+    router: express.Router().use(adminRoutes(deps, eventStream)),
     readiness: [sharedTokens.readiness],
     get createdAdminSecret() {
       return createdAdminSecret;
@@ -200,6 +211,9 @@ export function createAdminService(deps: AdminDeps): AdminService {
       running.push(() => signals.stop());
       await governance.start();
       running.push(() => governance.stop());
+      // Last, so stop ends the open streams first.
+      eventStream.start();
+      running.push(() => eventStream.stop());
     },
     async stop() {
       for (let stop = running.pop(); stop; stop = running.pop()) await stop();

@@ -26,44 +26,50 @@ const endOfDay = (date: string) => new Date(`${date}T23:59:59.999Z`);
 
 export function eventRoutes({ events, access }: { events: EventStore; access: AccessService }): Router {
   const router = express.Router();
-  mountContract(router, adminContract.events, {
-    list: async ({ query, req }) => {
-      access.assert(req, permissions.read);
-      const page = await events.list({
-        project: query.project,
-        featureName: query.feature,
-        offset: query.offset,
-        limit: query.limit,
-      });
-      return { status: 200, body: { version: 1 as const, events: page.events.map(toEventEntry), totalEvents: page.total } };
+  const { list, forFeature, search } = adminContract.events;
+  // The stream is served by event-stream.ts.
+  mountContract(
+    router,
+    { list, forFeature, search },
+    {
+      list: async ({ query, req }) => {
+        access.assert(req, permissions.read);
+        const page = await events.list({
+          project: query.project,
+          featureName: query.feature,
+          offset: query.offset,
+          limit: query.limit,
+        });
+        return { status: 200, body: { version: 1 as const, events: page.events.map(toEventEntry), totalEvents: page.total } };
+      },
+      forFeature: async ({ params, query, req }) => {
+        access.assert(req, permissions.read);
+        const page = await events.list({ featureName: params.featureName, offset: query.offset, limit: query.limit });
+        return {
+          status: 200,
+          body: {
+            version: 1 as const,
+            toggleName: params.featureName,
+            events: page.events.map(toEventEntry),
+            totalEvents: page.total,
+          },
+        };
+      },
+      search: async ({ query, req }) => {
+        access.assert(req, permissions.read);
+        const page = await events.list({
+          project: query.project,
+          featureName: query.feature,
+          type: query.type,
+          createdBy: query.createdBy,
+          from: query.from ? new Date(`${query.from}T00:00:00.000Z`) : undefined,
+          to: query.to ? endOfDay(query.to) : undefined,
+          offset: query.offset,
+          limit: query.limit,
+        });
+        return { status: 200, body: { events: page.events.map(toEventEntry), total: page.total } };
+      },
     },
-    forFeature: async ({ params, query, req }) => {
-      access.assert(req, permissions.read);
-      const page = await events.list({ featureName: params.featureName, offset: query.offset, limit: query.limit });
-      return {
-        status: 200,
-        body: {
-          version: 1 as const,
-          toggleName: params.featureName,
-          events: page.events.map(toEventEntry),
-          totalEvents: page.total,
-        },
-      };
-    },
-    search: async ({ query, req }) => {
-      access.assert(req, permissions.read);
-      const page = await events.list({
-        project: query.project,
-        featureName: query.feature,
-        type: query.type,
-        createdBy: query.createdBy,
-        from: query.from ? new Date(`${query.from}T00:00:00.000Z`) : undefined,
-        to: query.to ? endOfDay(query.to) : undefined,
-        offset: query.offset,
-        limit: query.limit,
-      });
-      return { status: 200, body: { events: page.events.map(toEventEntry), total: page.total } };
-    },
-  });
+  );
   return router;
 }

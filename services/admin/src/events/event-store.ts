@@ -126,6 +126,11 @@ export class EventStore implements OutboxSource {
     return (await this.events.findOne<Pick<EventDocument, "_id">>({}, { sort: { _id: -1 }, projection: { _id: 1 } }))?._id ?? 0;
   }
 
+  /** Up to `limit` events recorded after the event `after`, oldest first (a live stream resuming). */
+  since(after: number, limit: number): Promise<EventDocument[]> {
+    return this.events.find({ _id: { $gt: after } }, { sort: { _id: 1 }, limit });
+  }
+
   /** The events with ids in (after, upTo], oldest first, with what the snapshot publisher needs of them. */
   between(after: number, upTo: number): Promise<Array<Pick<EventDocument, "_id" | "type" | "featureName">>> {
     return this.events.find({ _id: { $gt: after, $lte: upTo } }, { sort: { _id: 1 }, projection: { _id: 1, type: 1, featureName: 1 } });
