@@ -360,6 +360,29 @@ describe.each(["default", "flags-fresh"])("flags in project %s", (project) => {
       expect(stale.features.every((f) => f.stale)).toBe(true);
     });
 
+    it("filters the search by tag, with Unleash's tag operators", async () => {
+      const board = `${project}-board`;
+      await call(`/api/admin/features/${n("rollout")}/tags`, { method: "POST", body: { type: "simple", value: board } }, 201);
+      for (const value of [board, `${project}-second`]) {
+        await call(`/api/admin/features/${n("rollout-copy")}/tags`, { method: "POST", body: { type: "simple", value } }, 201);
+      }
+      const search = async (tag: string, query = "") =>
+        (
+          await get(`/api/admin/search/features?project=IS:${project}&tag=${encodeURIComponent(tag)}${query}`, featureSearchResultSchema)
+        ).features
+          .map((f) => f.name)
+          .sort();
+      expect(await search(`simple:${board}`)).toEqual([n("rollout"), n("rollout-copy")]);
+      expect(await search(`INCLUDE_ANY_OF:simple:${project}-second,simple:nothing-here`)).toEqual([n("rollout-copy")]);
+      expect(await search(`INCLUDE_ALL_OF:simple:${board},simple:${project}-second`)).toEqual([n("rollout-copy")]);
+      expect(await search(`DO_NOT_INCLUDE:simple:${board}`, "&query=roll")).toEqual([n("rollout-keep")]);
+      expect(await search(`EXCLUDE_ALL:simple:${board},simple:${project}-second`, "&query=roll")).toEqual([
+        n("rollout"),
+        n("rollout-keep"),
+      ]);
+      await expectError("/api/admin/search/features?tag=simple", {}, 400, "ValidationError");
+    });
+
     it("lists collaborators most recent first", async () => {
       const flag = await get(`${features}/${n("checkout")}`, featureSchema);
       expect(flag.collaborators?.users.length).toBeGreaterThanOrEqual(1);

@@ -43,12 +43,23 @@ export const featureTypeListSchema = z.object({ version: z.literal(1), types: z.
 export type FeatureTypeList = z.infer<typeof featureTypeListSchema>;
 export const featureSearchResultSchema = z.object({ features: z.array(featureSchema), total: z.number().int() });
 
+/** Unleash's tag filter: an optional operator, then comma-separated `type:value` tags. */
+const tagFilterOperators = ["INCLUDE", "INCLUDE_ANY_OF", "INCLUDE_ALL_OF", "DO_NOT_INCLUDE", "EXCLUDE_IF_ANY_OF", "EXCLUDE_ALL"];
+export const tagFilterPattern = new RegExp(`^(?:(?:${tagFilterOperators.join("|")}):)?[^:,]+:[^,]+(?:,[^:,]+:[^,]+)*$`);
+
 /** `query` matches name or description; `project`, `type`, `state` take Unleash's `IS:value` or a plain value. */
 export const featureSearchQuerySchema = z.object({
   query: z.string().optional(),
   project: z.string().optional(),
   type: z.string().optional(),
   state: z.string().optional(),
+  tag: z
+    .string()
+    .regex(
+      tagFilterPattern,
+      "Expected type:value tags separated by commas, optionally after INCLUDE, INCLUDE_ALL_OF, DO_NOT_INCLUDE, EXCLUDE_ALL, ...",
+    )
+    .optional(),
   offset: z.coerce.number().int().min(0).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
@@ -350,7 +361,8 @@ export const featuresContract = c.router(
       method: "GET",
       path: "/search/features",
       summary: "Search flags",
-      description: "Flags matching `query` (name or description), project, type and state, with paging.",
+      description:
+        "Flags matching `query` (name or description), project, type, state and tags, with paging. `tag` takes `type:value` (several separated by commas: any of them), optionally after Unleash's operator: `INCLUDE_ALL_OF:`, `DO_NOT_INCLUDE:` (none of them), `EXCLUDE_ALL:` (not all of them), `INCLUDE:`/`INCLUDE_ANY_OF:` (any).",
       query: featureSearchQuerySchema,
       responses: { 200: featureSearchResultSchema, ...errorResponses(400, 401, 403) },
     },

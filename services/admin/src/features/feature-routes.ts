@@ -9,6 +9,7 @@ import { toFeatureEnvironmentResponse, toStrategyResponse } from "./feature-resp
 import type { FeatureService } from "./feature-service.js";
 import type { FeatureStrategyService } from "./feature-strategy-service.js";
 import { featureTypeList } from "./feature-types.js";
+import { parseTagFilter, passesTagFilter } from "./tag-filter.js";
 import type { FlagProjects } from "./flag-projects.js";
 import { NotFoundError, ValidationError } from "@vexil/errors";
 
@@ -207,11 +208,14 @@ export function featureRoutes({
       const typesWanted = searchValues(query.type);
       const states = searchValues(query.state);
       const text = query.query?.toLowerCase();
+      const tagFilter = query.tag === undefined ? undefined : parseTagFilter(query.tag);
+      const tagged = tagFilter && (await features.flagsTagged(tagFilter.tags));
       const matches = (await features.list({ archived: false })).filter(
         (doc) =>
           (!projectsWanted || projectsWanted.includes(doc.project)) &&
           (!typesWanted || typesWanted.includes(doc.type)) &&
           (!states || states.includes(doc.stale ? "stale" : "active")) &&
+          (!tagFilter || passesTagFilter(tagFilter, tagged?.get(doc._id))) &&
           (!text || doc._id.toLowerCase().includes(text) || (doc.description ?? "").toLowerCase().includes(text)),
       );
       const offset = query.offset ?? 0;

@@ -55,6 +55,8 @@ export interface UpdateFeature {
 /** Tags of a flag, answered by the tag slice; none until it is wired. */
 export interface FeatureTagSource {
   forFeature(name: string): Promise<Tag[]>;
+  /** Flag name → which of these tags (`type:value`) it carries, for flags carrying any of them. */
+  flagsTagged(tags: readonly Tag[]): Promise<Map<string, Set<string>>>;
 }
 
 /**
@@ -133,6 +135,11 @@ export class FeatureService {
 
   list(query: FeatureQuery = {}): Promise<FeatureDocument[]> {
     return this.deps.features.list(query);
+  }
+
+  /** Flag name → which of these tags (`type:value`) it carries, for flags carrying any of them. */
+  flagsTagged(tags: readonly Tag[]): Promise<Map<string, Set<string>>> {
+    return this.deps.tags?.flagsTagged(tags) ?? Promise.resolve(new Map());
   }
 
   listAll(): Promise<FeatureDocument[]> {

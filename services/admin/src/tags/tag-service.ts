@@ -144,6 +144,18 @@ export class TagService {
     return (await this.deps.tags.featureTags(feature)).map(toTag);
   }
 
+  /** Flag name → which of these tags (`type:value`) it carries, for flags carrying any of them. */
+  async flagsTagged(tags: readonly Tag[]): Promise<Map<string, Set<string>>> {
+    const carried = new Map<string, Set<string>>();
+    if (tags.length === 0) return carried;
+    for (const use of await this.deps.tags.usesOf(tags)) {
+      let set = carried.get(use.feature);
+      if (!set) carried.set(use.feature, (set = new Set()));
+      set.add(tagId(use.type, use.value));
+    }
+    return carried;
+  }
+
   async featureTags(featureName: string): Promise<Tag[]> {
     await this.requireFeature(featureName);
     return this.tagsOf(featureName);

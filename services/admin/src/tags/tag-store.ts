@@ -46,6 +46,8 @@ export interface TagStore {
   deleteTag(type: string, value: string, session: StoreSession): Promise<boolean>;
 
   featureTags(feature: string, session?: StoreSession): Promise<FeatureTagDocument[]>;
+  /** Uses of any of these tags, on any flag. */
+  usesOf(tags: ReadonlyArray<{ type: string; value: string }>): Promise<FeatureTagDocument[]>;
   addFeatureTag(doc: FeatureTagDocument, session: StoreSession): Promise<boolean>;
   removeFeatureTag(feature: string, type: string, value: string, session: StoreSession): Promise<boolean>;
   removeFeatureTags(feature: string, session: StoreSession): Promise<number>;
@@ -83,6 +85,7 @@ export async function createTagStore(engine: StoreEngine): Promise<TagStore> {
       return (await tags.deleteOne({ _id: tagId(type, value) }, { session })).deletedCount === 1;
     },
     featureTags: (feature, session) => featureTags.find({ feature }, { sort: { type: 1, value: 1 }, session }),
+    usesOf: (wanted) => featureTags.find({ $or: wanted.map(({ type, value }) => ({ type, value })) }),
     async addFeatureTag(doc, session) {
       if (await featureTags.findOne({ _id: doc._id }, { session })) return false;
       await featureTags.insertOne(doc, { session });
