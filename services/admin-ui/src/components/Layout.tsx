@@ -2,6 +2,7 @@ import type { CurrentUser } from "@vexil/contracts";
 import { logoutPath } from "@vexil/contracts";
 import type { ReactNode } from "react";
 import { Link, useRoute } from "wouter";
+import { useLiveUpdates } from "../live-updates.js";
 import { usesDefaultPassword } from "../session.js";
 import { ThemeToggle } from "./ThemeToggle.js";
 
@@ -15,6 +16,7 @@ function NavLink({ href, children }: { href: string; children: ReactNode }) {
 }
 
 export function Layout({ me, children }: { me: CurrentUser; children: ReactNode }) {
+  useLiveUpdates();
   const who = me.user.name || me.user.username || me.user.email || "API token";
   return (
     <>

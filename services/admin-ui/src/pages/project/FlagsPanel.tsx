@@ -12,15 +12,17 @@ export type LoadedProject = NonNullable<ReturnType<typeof useProject>["data"]>;
 
 const pageSize = 50;
 
-/** The project's flags, searched and paged by the server so thousands stay quick. */
+/** The project's flags, searched, filtered and paged by the server so thousands stay quick. */
 export function FlagsPanel({ projectId, project }: { projectId: string; project: LoadedProject }) {
   const [text, setText] = useState("");
   const query = useDeferredValue(text.trim());
   const [type, setType] = useState("");
   const [state, setState] = useState("");
+  const [tag, setTag] = useState("");
   const [page, setPage] = useState(0);
   const [creating, setCreating] = useState(false);
-  const filters = { query: query || undefined, type: type || undefined, state: state || undefined };
+  const tags = useQuery({ queryKey: ["tags"], queryFn: () => ok(adminApi.tags.list()), staleTime: 30_000 });
+  const filters = { query: query || undefined, type: type || undefined, state: state || undefined, tag: tag || undefined };
   const flags = useQuery({
     queryKey: [...keys.flags(projectId), filters, page],
     queryFn: () =>
@@ -55,6 +57,14 @@ export function FlagsPanel({ projectId, project }: { projectId: string; project:
           <option value="active">active</option>
           <option value="stale">stale</option>
         </SelectField>
+        <SelectField label="Tag" value={tag} onChange={(e) => filter(setTag)(e.target.value)}>
+          <option value="">Any tag</option>
+          {tags.data?.tags.map((t) => (
+            <option key={`${t.type}:${t.value}`} value={`${t.type}:${t.value}`}>
+              {t.type}: {t.value}
+            </option>
+          ))}
+        </SelectField>
         <button type="button" className="primary" onClick={() => setCreating(true)} disabled={creating}>
           New flag
         </button>
@@ -63,7 +73,7 @@ export function FlagsPanel({ projectId, project }: { projectId: string; project:
       <ErrorNote error={flags.error} />
       {flags.data && flags.data.total === 0 && (
         <p className="empty">
-          {query || type || state ? "No flag matches these filters." : "No flags yet: create the first one with New flag."}
+          {query || type || state || tag ? "No flag matches these filters." : "No flags yet: create the first one with New flag."}
         </p>
       )}
       {flags.data && flags.data.total > 0 && (
