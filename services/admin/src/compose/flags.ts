@@ -79,7 +79,7 @@ export function createFlagModel({
     features: stores.features,
     favorites: stores.favorites,
     projects: projectService,
-    tags: { forFeature: (name) => tagService.tagsOf(name), flagsTagged: (tags) => tagService.flagsTagged(tags) },
+    tags: { forFeatures: (names) => tagService.tagsOfMany(names), flagsTagged: (tags) => tagService.flagsTagged(tags) },
     unitOfWork,
     clock,
   });

@@ -54,7 +54,8 @@ export interface UpdateFeature {
 
 /** Tags of a flag, answered by the tag slice; none until it is wired. */
 export interface FeatureTagSource {
-  forFeature(name: string): Promise<Tag[]>;
+  /** Flag name → its tags, for many flags in one read. */
+  forFeatures(names: readonly string[]): Promise<Map<string, Tag[]>>;
   /** Flag name → which of these tags (`type:value`) it carries, for flags carrying any of them. */
   flagsTagged(tags: readonly Tag[]): Promise<Map<string, Set<string>>>;
 }
@@ -158,18 +159,30 @@ export class FeatureService {
     return (await this.deps.features.children(name, session)).map((doc) => doc._id);
   }
 
-  async toResponse(doc: FeatureDocument, { userId }: { userId?: number } = {}): Promise<Feature> {
-    const [environments, tags, children, favorites] = await Promise.all([
-      this.deps.projects.environmentViews(doc.project),
-      this.deps.tags?.forFeature(doc._id) ?? Promise.resolve([]),
-      this.children(doc._id),
-      userId === undefined ? Promise.resolve(new Set<string>()) : this.deps.favorites.favorites(userId),
-    ]);
-    return toFeatureResponse(doc, { environments, tags, children, favorite: favorites.has(doc._id) });
+  async toResponse(doc: FeatureDocument, options: { userId?: number } = {}): Promise<Feature> {
+    return (await this.toResponses([doc], options))[0]!;
   }
 
-  async toResponses(docs: FeatureDocument[], options: { userId?: number } = {}): Promise<Feature[]> {
-    return Promise.all(docs.map((doc) => this.toResponse(doc, options)));
+  /** Reads what the responses add to the flags once for all of them, not once per flag (projects of thousands). */
+  async toResponses(docs: FeatureDocument[], { userId }: { userId?: number } = {}): Promise<Feature[]> {
+    if (docs.length === 0) return [];
+    const names = docs.map((doc) => doc._id);
+    const projects = [...new Set(docs.map((doc) => doc.project))];
+    const [views, tags, children, favorites] = await Promise.all([
+      Promise.all(projects.map((project) => this.deps.projects.environmentViews(project))),
+      this.deps.tags?.forFeatures(names) ?? Promise.resolve(new Map<string, Tag[]>()),
+      this.deps.features.childrenOf(names),
+      userId === undefined ? Promise.resolve(new Set<string>()) : this.deps.favorites.favorites(userId),
+    ]);
+    const environmentsOf = new Map(projects.map((project, i) => [project, views[i]!]));
+    return docs.map((doc) =>
+      toFeatureResponse(doc, {
+        environments: environmentsOf.get(doc.project)!,
+        tags: tags.get(doc._id) ?? [],
+        children: children.get(doc._id) ?? [],
+        favorite: favorites.has(doc._id),
+      }),
+    );
   }
 
   // ---- the write path shared by every change ---------------------------------------------------

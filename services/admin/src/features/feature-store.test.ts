@@ -57,4 +57,19 @@ describe("feature store", () => {
     // Usage, not a change.
     expect(stored.version).toBe(1);
   });
+
+  it("reads the children of many parents at once, as children() reads them one by one", async () => {
+    const child = (name: string, parents: string[]) => ({
+      ...flag(name, {}),
+      dependencies: parents.map((feature) => ({ feature, enabled: true, variants: [] })),
+    });
+    await engine.withTransaction(async (session) => {
+      for (const doc of [flag("p1", {}), flag("p2", {}), flag("lonely", {}), child("c2", ["p1"]), child("c1", ["p1", "p2"])]) {
+        await features.insert(doc, session);
+      }
+    });
+    const byParent = await features.childrenOf(["p1", "p2", "lonely", "missing"]);
+    expect(Object.fromEntries(byParent)).toEqual({ p1: ["c1", "c2"], p2: ["c1"] });
+    expect((await features.children("p1")).map((doc) => doc._id)).toEqual(byParent.get("p1"));
+  });
 });

@@ -16,6 +16,8 @@ export interface FeatureStore {
   count(query: FeatureQuery, session?: StoreSession): Promise<number>;
   /** Flags that depend on `parent`. */
   children(parent: string, session?: StoreSession): Promise<FeatureDocument[]>;
+  /** Parent name → names of the flags depending on it, for many parents in one read. */
+  childrenOf(parents: readonly string[]): Promise<Map<string, string[]>>;
   /** Adds a flag; a live one writes its project's guard (see `createFeatureStore`). */
   insert(doc: FeatureDocument, session: StoreSession): Promise<void>;
   /**
@@ -83,6 +85,20 @@ export async function createFeatureStore(engine: StoreEngine): Promise<FeatureSt
     list: (query, session) => features.find(filterOf(query), { sort: { createdAt: 1, _id: 1 }, session }),
     count: (query, session) => features.countDocuments(filterOf(query), { session }),
     children: (parent, session) => features.find({ "dependencies.feature": parent }, { sort: { _id: 1 }, session }),
+    async childrenOf(parents) {
+      const wanted = new Set(parents);
+      const byParent = new Map<string, string[]>();
+      const docs = await features.find<Pick<FeatureDocument, "_id" | "dependencies">>(
+        { "dependencies.feature": { $in: [...wanted] } },
+        { sort: { _id: 1 }, projection: { _id: 1, dependencies: 1 } },
+      );
+      for (const child of docs) {
+        for (const { feature } of child.dependencies ?? []) {
+          if (wanted.has(feature)) byParent.set(feature, [...(byParent.get(feature) ?? []), child._id]);
+        }
+      }
+      return byParent;
+    },
     async insert(doc, session) {
       if (isLive(doc)) await guard(doc.project, session);
       await features.insertOne(doc, { session });

@@ -156,6 +156,15 @@ export class TagService {
     return carried;
   }
 
+  /** Flag name → its tags, for many flags in one read (feature responses). */
+  async tagsOfMany(features: readonly string[]): Promise<Map<string, Tag[]>> {
+    const byFeature = new Map<string, Tag[]>();
+    for (const use of await this.deps.tags.featureTagsOf(features)) {
+      byFeature.set(use.feature, [...(byFeature.get(use.feature) ?? []), toTag(use)]);
+    }
+    return byFeature;
+  }
+
   async featureTags(featureName: string): Promise<Tag[]> {
     await this.requireFeature(featureName);
     return this.tagsOf(featureName);
