@@ -2,13 +2,23 @@
  * What each change-request action does, in one table: `validate` runs the checks a direct change
  * would make when the change is proposed, `apply` makes the change through the same domain method
  * a direct change uses, and `order` places it among the request's other changes when applied.
+ * `base` records what of the flag's environment the change was proposed against, and `conflict`
+ * says why it no longer applies as proposed.
  */
 import type { ChangeRequestChange, Constraint, FeatureVariant, StrategyFields } from "@vexil/contracts";
 import { ValidationError, VexilError } from "@vexil/errors";
 import type { Actor } from "../access/access-service.js";
 import type { ConstraintValidator } from "../constraints/constraint-validation.js";
-import { environmentOf, type FeatureDocument, type FeatureStrategyDocument, type SegmentDocument } from "../features/feature-model.js";
+import {
+  environmentOf,
+  type FeatureDocument,
+  type FeatureEnvironmentDocument,
+  type FeatureStrategyDocument,
+  type SegmentDocument,
+} from "../features/feature-model.js";
 import { spreadVariantWeights } from "../features/variant-weights.js";
+import type { ChangeBase, StoredChange } from "./change-request-model.js";
+import { canonicalJson, featureConflictOf, strategyFingerprint } from "./change-request-rules.js";
 
 /** The flag reads and lifecycle changes change requests make (FeatureService). */
 export interface FeatureChanges {
@@ -103,11 +113,31 @@ export interface ActionHandler<A extends Action> {
   order: number;
   validate(change: ChangeOf<A>, proposal: Proposal): Promise<void>;
   apply(change: ChangeOf<A>, application: Application): Promise<void>;
+  /** What of the flag's environment to record beyond its version (nothing by default). */
+  base?(change: ChangeOf<A>, environment: FeatureEnvironmentDocument | undefined): ChangeBase;
+  /** Why the change no longer applies as proposed, the flag's environment being what it is now. */
+  conflict?(change: ChangeOf<A>, base: ChangeBase, environment: FeatureEnvironmentDocument | undefined): string | undefined;
 }
 
 export type ActionTable = { [A in Action]: ActionHandler<A> };
 
 const noChecks = async (): Promise<void> => undefined;
+
+/** updateStrategy and deleteStrategy were proposed against one strategy; reordering it is no conflict. */
+const oneStrategy = {
+  base: (change: { payload: { id: string } }, environment: FeatureEnvironmentDocument | undefined): ChangeBase => {
+    const strategy = environment?.strategies.find((s) => s.id === change.payload.id);
+    return strategy ? { strategy: strategyFingerprint(strategy) } : {};
+  },
+  conflict: (change: { payload: { id: string } }, base: ChangeBase, environment: FeatureEnvironmentDocument | undefined) => {
+    const strategy = environment?.strategies.find((s) => s.id === change.payload.id);
+    if (!strategy) return `The strategy was deleted after this change was proposed`;
+    if (base.strategy !== undefined && strategyFingerprint(strategy) !== base.strategy) {
+      return `The strategy was changed after this change was proposed`;
+    }
+    return undefined;
+  },
+};
 
 /** One row per action. Applying in `order` makes, e.g., a proposed strategy exist before the flag is enabled. */
 export function changeActions({ features, featureStrategies, segments, dependencies, validateConstraints }: ActionPorts): ActionTable {
@@ -134,18 +164,27 @@ export function changeActions({ features, featureStrategies, segments, dependenc
       apply: async ({ feature, payload: { id, ...fields } }, { project, environment, actor }) => {
         await featureStrategies.updateStrategy(project, feature, environment, id, fields as StrategyFields & { name: string }, actor);
       },
+      ...oneStrategy,
     },
     deleteStrategy: {
       order: 1,
       validate: async (change, { strategy }) => void strategy(change.payload.id, "payload.id"),
       apply: (change, { project, environment, actor }) =>
         featureStrategies.deleteStrategy(project, change.feature, environment, change.payload.id, actor),
+      ...oneStrategy,
     },
     reorderStrategy: {
       order: 2,
       validate: async (change, { strategy }) => change.payload.forEach((entry, i) => strategy(entry.id, `payload.${i}.id`)),
       apply: (change, { project, environment, actor }) =>
         featureStrategies.setStrategySortOrder(project, change.feature, environment, change.payload, actor),
+      conflict: (change, _base, environment) => {
+        const ids = new Set(environment?.strategies.map((s) => s.id) ?? []);
+        const missing = change.payload.filter((entry) => !ids.has(entry.id));
+        return missing.length > 0
+          ? `Strategies ${missing.map((m) => m.id).join(", ")} were deleted after this change was proposed`
+          : undefined;
+      },
     },
     patchVariant: {
       order: 2,
@@ -153,6 +192,11 @@ export function changeActions({ features, featureStrategies, segments, dependenc
       apply: async (change, { project, environment, actor }) => {
         await featureStrategies.setVariants(project, change.feature, [environment], change.payload.variants, actor);
       },
+      base: (_change, environment) => ({ variants: canonicalJson(environment?.variants ?? []) }),
+      conflict: (_change, base, environment) =>
+        base.variants !== undefined && canonicalJson(environment?.variants ?? []) !== base.variants
+          ? `The variants were changed after this change was proposed`
+          : undefined,
     },
     addDependency: {
       order: 3,
@@ -196,6 +240,44 @@ export function changeActions({ features, featureStrategies, segments, dependenc
 /** The row of a change's action (TypeScript cannot relate a union member to its row by itself). */
 export function handlerOf<A extends Action>(table: ActionTable, change: ChangeOf<A>): ActionHandler<A> {
   return table[change.action as A];
+}
+
+/** What to record when a change is proposed: the version of its segment or flag, and what its row adds. */
+export function baseOf(
+  table: ActionTable,
+  change: ChangeRequestChange,
+  feature: FeatureDocument | null,
+  segment: SegmentDocument | null,
+  environment: string,
+): ChangeBase {
+  if (segment) return { segmentVersion: segment.version };
+  if (!feature) return {};
+  return { featureVersion: feature.version, ...handlerOf(table, change).base?.(change, environmentOf(feature, environment)) };
+}
+
+export interface ConflictContext {
+  project: string;
+  environment: string;
+  /** The flag now (null: deleted). */
+  feature: FeatureDocument | null;
+  /** The segment now (null: deleted). */
+  segment: SegmentDocument | null;
+}
+
+/** Why a stored change can no longer be applied as proposed, or undefined when it still can. */
+export function conflictOf(table: ActionTable, change: StoredChange, now: ConflictContext): string | undefined {
+  if (change.feature === null) {
+    if (!now.segment) return `Segment ${String((change.payload as { id: number }).id)} was deleted after this change was proposed`;
+    if (change.base.segmentVersion !== undefined && now.segment.version !== change.base.segmentVersion) {
+      return `Segment ${now.segment.name} was changed after this change was proposed`;
+    }
+    return undefined;
+  }
+  const featureConflict = featureConflictOf(change.feature, now);
+  if (featureConflict) return featureConflict;
+  // Stored as validated when proposed: its payload has its action's shape.
+  const proposed = { action: change.action, feature: change.feature, payload: change.payload } as ChangeRequestChange;
+  return handlerOf(table, proposed).conflict?.(proposed, change.base, environmentOf(now.feature!, now.environment));
 }
 
 /**

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { FeatureDocument, FeatureStrategyDocument } from "../features/feature-model.js";
 import type { ChangeRequestDocument, Person, StoredChange } from "./change-request-model.js";
-import { baseOf, combineChanges, conflictOf, decide, afterContentChange, type Move } from "./change-request-rules.js";
+import { combineChanges, decide, afterContentChange, type Move } from "./change-request-rules.js";
 
 const now = new Date("2026-01-01T00:00:00Z");
 const alice: Person = { id: 1, username: "alice" };
@@ -147,81 +146,5 @@ describe("combining changes", () => {
     const segment = (id: number, segmentId: number) => change({ id, action: "updateSegment", feature: null, payload: { id: segmentId } });
     const changes = [segment(1, 10), segment(2, 11)].reduce<StoredChange[]>(combineChanges, []);
     expect(combineChanges(changes, segment(3, 10)).map((c) => c.id)).toEqual([2, 3]);
-  });
-});
-
-describe("conflicts", () => {
-  const strategy: FeatureStrategyDocument = {
-    id: "s1",
-    name: "default",
-    title: null,
-    disabled: false,
-    sortOrder: 0,
-    constraints: [],
-    variants: [],
-    parameters: {},
-    segments: [],
-    createdAt: now,
-  };
-  const flag = (strategies: FeatureStrategyDocument[], fields: Partial<FeatureDocument> = {}): FeatureDocument => ({
-    _id: "f",
-    project: "default",
-    type: "release",
-    description: null,
-    stale: false,
-    impressionData: false,
-    archived: false,
-    archivedAt: null,
-    createdAt: now,
-    createdBy: { id: 1, name: "alice", imageUrl: "" },
-    environments: { production: { enabled: false, strategies, variants: [], lastSeenAt: null } },
-    dependencies: [],
-    lifecycle: [],
-    collaborators: [],
-    version: 3,
-    ...fields,
-  });
-  const context = (feature: FeatureDocument | null) => ({ project: "default", environment: "production", feature, segment: null });
-
-  it("flags a strategy changed or deleted since the proposal, not one merely reordered", () => {
-    const proposed = { action: "updateStrategy" as const, payload: { id: "s1", name: "default" } };
-    const stored = change({ ...proposed, base: baseOf(proposed, flag([strategy]), null, "production") });
-    expect(conflictOf(stored, context(flag([{ ...strategy, sortOrder: 5 }])))).toBeUndefined();
-    expect(conflictOf(stored, context(flag([{ ...strategy, parameters: { x: "1" } }])))).toMatch(/strategy was changed/);
-    expect(conflictOf(stored, context(flag([])))).toMatch(/strategy was deleted/);
-  });
-
-  it("flags any change to a deleted or archived flag, and variants changed since", () => {
-    expect(conflictOf(change({}), context(null))).toMatch(/was deleted/);
-    expect(conflictOf(change({}), context(flag([], { archived: true })))).toMatch(/was archived/);
-    const proposed = { action: "patchVariant" as const, payload: { variants: [] } };
-    const stored = change({ ...proposed, base: baseOf(proposed, flag([]), null, "production") });
-    expect(conflictOf(stored, context(flag([])))).toBeUndefined();
-    const changed = flag([]);
-    changed.environments.production!.variants = [{ name: "a", weight: 1000, weightType: "variable", stickiness: "default" }];
-    expect(conflictOf(stored, context(changed))).toMatch(/variants were changed/);
-  });
-
-  it("flags a segment changed or deleted since", () => {
-    const segment = {
-      _id: 4,
-      name: "beta",
-      description: null,
-      project: null,
-      constraints: [],
-      createdBy: null,
-      createdAt: now,
-      version: 2,
-    };
-    const stored = change({
-      action: "deleteSegment",
-      feature: null,
-      payload: { id: 4 },
-      base: baseOf({ action: "deleteSegment", payload: { id: 4 } }, null, segment, "production"),
-    });
-    const at = (s: typeof segment | null) => ({ project: "default", environment: "production", feature: null, segment: s });
-    expect(conflictOf(stored, at(segment))).toBeUndefined();
-    expect(conflictOf(stored, at({ ...segment, version: 3 }))).toMatch(/was changed/);
-    expect(conflictOf(stored, at(null))).toMatch(/was deleted/);
   });
 });

@@ -1,12 +1,13 @@
 /**
  * The rules of change requests as plain functions: which moves are allowed from which state, how
- * a new change combines with the ones already proposed, and when a proposed change conflicts with
- * what the flag or segment has become. No I/O; the service loads, decides with these, and writes.
+ * a new change combines with the ones already proposed, and when a flag has gone from under its
+ * proposed changes (the per-action conflicts are rows of the action table). No I/O; the service
+ * loads, decides with these, and writes.
  */
 import type { ChangeRequestEventType } from "./change-request-events.js";
 import { NameExistsError, NoAccessError, ValidationError } from "@vexil/errors";
-import { environmentOf, type FeatureDocument, type FeatureStrategyDocument, type SegmentDocument } from "../features/feature-model.js";
-import type { ChangeBase, ChangeRequestDocument, Person, StoredChange } from "./change-request-model.js";
+import type { FeatureDocument, FeatureStrategyDocument } from "../features/feature-model.js";
+import type { ChangeRequestDocument, Person, StoredChange } from "./change-request-model.js";
 
 /** A 403 whose message says what the change-request rules require. */
 export class ChangeRequestForbidden extends NoAccessError {
@@ -190,74 +191,8 @@ export function canonicalJson(value: unknown): string {
   );
 }
 
-/** What to record when a change is proposed. */
-export function baseOf(
-  change: Pick<StoredChange, "action" | "payload">,
-  feature: FeatureDocument | null,
-  segment: SegmentDocument | null,
-  environment: string,
-): ChangeBase {
-  if (segment) return { segmentVersion: segment.version };
-  if (!feature) return {};
-  const env = environmentOf(feature, environment);
-  const base: ChangeBase = { featureVersion: feature.version };
-  if (change.action === "updateStrategy" || change.action === "deleteStrategy") {
-    const strategy = env?.strategies.find((s) => s.id === (change.payload as { id: string }).id);
-    if (strategy) base.strategy = strategyFingerprint(strategy);
-  }
-  if (change.action === "patchVariant") base.variants = canonicalJson(env?.variants ?? []);
-  return base;
-}
-
-export interface ConflictContext {
-  project: string;
-  environment: string;
-  /** The flag now (null: deleted). */
-  feature: FeatureDocument | null;
-  /** The segment now (null: deleted). */
-  segment: SegmentDocument | null;
-}
-
-/** Why a change can no longer be applied as proposed, or undefined when it still can. */
-export function conflictOf(change: StoredChange, now: ConflictContext): string | undefined {
-  if (change.feature === null) {
-    if (!now.segment) return `Segment ${String((change.payload as { id: number }).id)} was deleted after this change was proposed`;
-    if (change.base.segmentVersion !== undefined && now.segment.version !== change.base.segmentVersion) {
-      return `Segment ${now.segment.name} was changed after this change was proposed`;
-    }
-    return undefined;
-  }
-  const featureConflict = featureConflictOf(change.feature, now);
-  if (featureConflict) return featureConflict;
-  const env = environmentOf(now.feature!, now.environment);
-  switch (change.action) {
-    case "updateStrategy":
-    case "deleteStrategy": {
-      const strategy = env?.strategies.find((s) => s.id === (change.payload as { id: string }).id);
-      if (!strategy) return `The strategy was deleted after this change was proposed`;
-      if (change.base.strategy !== undefined && strategyFingerprint(strategy) !== change.base.strategy) {
-        return `The strategy was changed after this change was proposed`;
-      }
-      return undefined;
-    }
-    case "reorderStrategy": {
-      const ids = new Set(env?.strategies.map((s) => s.id) ?? []);
-      const missing = (change.payload as { id: string }[]).filter((entry) => !ids.has(entry.id));
-      return missing.length > 0
-        ? `Strategies ${missing.map((m) => m.id).join(", ")} were deleted after this change was proposed`
-        : undefined;
-    }
-    case "patchVariant":
-      return change.base.variants !== undefined && canonicalJson(env?.variants ?? []) !== change.base.variants
-        ? `The variants were changed after this change was proposed`
-        : undefined;
-    default:
-      return undefined;
-  }
-}
-
 /** The flag itself is gone, archived or moved: every change to it conflicts. */
-export function featureConflictOf(name: string, now: Pick<ConflictContext, "feature" | "project">): string | undefined {
+export function featureConflictOf(name: string, now: { feature: FeatureDocument | null; project: string }): string | undefined {
   if (!now.feature) return `Feature ${name} was deleted after this change was proposed`;
   if (now.feature.archived) return `Feature ${name} was archived after this change was proposed`;
   if (now.feature.project !== now.project) return `Feature ${name} was moved to project ${now.feature.project}`;

@@ -8,17 +8,10 @@ import { NotFoundError, ValidationError } from "@vexil/errors";
 import type { Actor } from "../access/access-service.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import type { ProposedStrategy } from "../segments/segment-service.js";
-import { validateProposal, type ActionPorts, type ActionTable } from "./change-request-actions.js";
+import { baseOf, validateProposal, type ActionPorts, type ActionTable } from "./change-request-actions.js";
 import type { ChangeRequestConfig, ProjectEnvironments } from "./change-request-config.js";
 import { personOf, type ChangeRequestDocument, type StoredChange } from "./change-request-model.js";
-import {
-  afterContentChange,
-  assertEditable,
-  assertNotFinal,
-  baseOf,
-  ChangeRequestForbidden,
-  combineChanges,
-} from "./change-request-rules.js";
+import { afterContentChange, assertEditable, assertNotFinal, ChangeRequestForbidden, combineChanges } from "./change-request-rules.js";
 import { loadInProject, newComment, type ChangeRequestStore } from "./change-request-store.js";
 import type { ChangeRequestViewer } from "./change-request-view.js";
 
@@ -81,7 +74,7 @@ export class ChangeRequestService {
         payload: "payload" in change ? change.payload : {},
         createdBy: personOf(actor),
         createdAt: now,
-        base: baseOf({ action: change.action, payload: "payload" in change ? change.payload : {} }, feature, segment, environment),
+        base: baseOf(this.deps.actions, change, feature, segment, environment),
       });
     }
     for (const change of proposed) change.id = await this.deps.store.nextChangeId();

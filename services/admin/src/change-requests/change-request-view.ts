@@ -2,7 +2,8 @@ import type { ChangeRequest, ChangeRequestFeature, ChangeRequestSegment, Strateg
 import { environmentOf, type FeatureDocument, type SegmentDocument } from "../features/feature-model.js";
 import { strategyParameters } from "../features/feature-strategy-service.js";
 import type { ChangeRequestDocument, Person, StoredChange } from "./change-request-model.js";
-import { conflictOf, featureConflictOf } from "./change-request-rules.js";
+import { conflictOf, type ActionTable } from "./change-request-actions.js";
+import { featureConflictOf } from "./change-request-rules.js";
 
 /** What the view needs to know about the present: conflicts, current segment names, default changes. */
 export interface ViewContext {
@@ -87,6 +88,8 @@ export interface ViewSources {
   features: { find(name: string): Promise<FeatureDocument | null> };
   segments: { find(id: number): Promise<SegmentDocument | null> };
   projects: { defaultStrategy(project: string, environment: string): Promise<StrategyFields & { name: string }> };
+  /** The action table, whose rows say when a change conflicts. */
+  actions: ActionTable;
 }
 
 /** Change requests as the API shows them: against the flags and segments as they are now. */
@@ -124,7 +127,12 @@ export class ChangeRequestViewer {
     for (const change of request.changes) {
       const feature = change.feature === null ? null : (features.get(change.feature) ?? null);
       const segment = change.feature === null ? (segments.get((change.payload as { id: number }).id) ?? null) : null;
-      const conflict = conflictOf(change, { project: request.project, environment: request.environment, feature, segment });
+      const conflict = conflictOf(this.sources.actions, change, {
+        project: request.project,
+        environment: request.environment,
+        feature,
+        segment,
+      });
       if (conflict) context.conflicts.set(change.id, conflict);
     }
     for (const [name, feature] of features) {

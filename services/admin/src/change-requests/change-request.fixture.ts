@@ -42,7 +42,7 @@ export async function startChangeRequestSlice() {
     defaultStrategy: flags.projects.defaultStrategy,
   };
   const actions = changeActions(ports);
-  const viewer = new ChangeRequestViewer({ ...ports, projects });
+  const viewer = new ChangeRequestViewer({ ...ports, projects, actions });
   const config = new ChangeRequestConfig({ store, projects, unitOfWork: flags.unitOfWork });
   flags.features.addChangeGuard(config.guard);
   const service = new ChangeRequestService({

@@ -40,7 +40,7 @@ export function createChangeRequests({
     validateConstraints: flags.validateConstraints,
   };
   const actions = changeActions(ports);
-  const viewer = new ChangeRequestViewer({ ...ports, projects: flags.projectService });
+  const viewer = new ChangeRequestViewer({ ...ports, projects: flags.projectService, actions });
   const config = new ChangeRequestConfig({ store: stores.changeRequests, projects: flags.projectService, unitOfWork });
   const changeRequests = new ChangeRequestService({
     store: stores.changeRequests,
