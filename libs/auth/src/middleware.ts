@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from "node:http";
 import type { Request, RequestHandler } from "express";
 import { AuthenticationRequired, NoAccessError } from "@vexil/errors";
 import { getPrincipal, setPrincipal, type Principal } from "./principal.js";
@@ -10,7 +11,7 @@ export interface Authenticator {
 }
 
 /** Unleash accepts the bare secret and `Bearer <secret>` alike. */
-export function readAuthorization(req: Request): string | undefined {
+export function readAuthorization(req: { headers: IncomingHttpHeaders }): string | undefined {
   const header = req.headers.authorization?.trim();
   if (!header) return undefined;
   return header.replace(/^Bearer\s+/i, "");

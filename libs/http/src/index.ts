@@ -4,3 +4,4 @@ export * from "./error-handler.js";
 export * from "./listen.js";
 export * from "./request-id.js";
 export * from "./validation.js";
+export * from "./fast-path.js";

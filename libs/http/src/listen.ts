@@ -1,6 +1,5 @@
-import type { Server } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import type { Express } from "express";
 import { HeadersTooLarge, RequestTimeout, UriTooLong, ValidationError, type VexilError } from "@vexil/errors";
 import { maxUrlLength } from "./app.js";
 
@@ -12,9 +11,9 @@ export interface RunningServer {
 }
 
 /** Listens (port 0 picks a free one) and closes gracefully, ending idle keep-alive sockets. */
-export function listen(app: Express, port: number, host = "0.0.0.0"): Promise<RunningServer> {
+export function listen(app: RequestListener, port: number, host = "0.0.0.0"): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const server = createServer(app).listen(port, host);
     server.on("clientError", answerClientError);
     server.once("error", reject);
     server.once("listening", () => {

@@ -33,8 +33,18 @@ export function routeTemplate(req: Request, res: Response): string {
   return "unmatched";
 }
 
-/** Counts each answered request and its latency, per method, route template and status. */
-export function requestMetrics(registry: Registry): RequestHandler {
+/** Records one answered request: its method, route template, status and when it started (`process.hrtime.bigint()`). */
+export type RequestRecorder = (method: string, route: string, status: number, started: bigint) => void;
+
+const recorders = new WeakMap<Registry, RequestRecorder>();
+
+/**
+ * The request counter and latency histogram of a registry, made once per registry: the express
+ * middleware and handlers that answer outside express (the SDK fast path) count into the same series.
+ */
+export function requestRecorder(registry: Registry): RequestRecorder {
+  const existing = recorders.get(registry);
+  if (existing) return existing;
   const labelNames = ["method", "route", "status"] as const;
   const requests = new Counter({
     name: "vexil_http_requests_total",
@@ -49,14 +59,22 @@ export function requestMetrics(registry: Registry): RequestHandler {
     buckets: latencyBuckets,
     registers: [registry],
   });
+  const recorder: RequestRecorder = (method, route, status, started) => {
+    const labels = { method, route, status: String(status) };
+    requests.inc(labels);
+    duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+  };
+  recorders.set(registry, recorder);
+  return recorder;
+}
+
+/** Counts each answered request and its latency, per method, route template and status. */
+export function requestMetrics(registry: Registry): RequestHandler {
+  const record = requestRecorder(registry);
   return (req, res, next) => {
     if (uncounted.has(req.path)) return next();
     const started = process.hrtime.bigint();
-    res.once("close", () => {
-      const labels = { method: req.method, route: routeTemplate(req, res), status: String(res.statusCode) };
-      requests.inc(labels);
-      duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-    });
+    res.once("close", () => record(req.method, routeTemplate(req, res), res.statusCode, started));
     next();
   };
 }

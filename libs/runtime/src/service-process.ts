@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Router } from "express";
-import { createHttpApp, type ReadinessCheck, type RunningServer } from "@vexil/http";
+import { createHttpApp, withFastRoutes, type FastRoute, type ReadinessCheck, type RunningServer } from "@vexil/http";
 import type { Logger } from "@vexil/logger";
 import { createMetricsRegistry, type Registry } from "@vexil/metrics";
 import { engineReadiness, openBus, openCache, openStore, type Engines, type EnginesWithoutStore } from "./engines.js";
@@ -13,6 +13,8 @@ export interface VexilService {
   readiness: ReadinessCheck[];
   /** Error handlers for the service's own paths, before the API's generic one (a protocol with its own error bodies). */
   errorHandlers?: ErrorRequestHandler[];
+  /** Routes answered before express (the SDK hot paths), each falling back to `router` for what it does not answer. */
+  fastRoutes?: FastRoute[];
   start(): Promise<void>;
   /** Stops consumers and timers; engines are closed by whoever opened them. */
   stop(): Promise<void>;
@@ -76,15 +78,14 @@ export async function runServiceProcess<C extends PlatformConfig & { PORT: numbe
     service = await options.create(engines, metrics);
   }
   await service.start();
-  const server = await starting.serve(
-    createHttpApp({
-      logger,
-      trustProxy: config.TRUST_PROXY,
-      routers: [service.router],
-      readiness: [...engineReadiness(engines), ...service.readiness],
-      metrics: { registry: metrics, token: config.METRICS_TOKEN },
-      errorHandlers: service.errorHandlers,
-    }),
-  );
+  const app = createHttpApp({
+    logger,
+    trustProxy: config.TRUST_PROXY,
+    routers: [service.router],
+    readiness: [...engineReadiness(engines), ...service.readiness],
+    metrics: { registry: metrics, token: config.METRICS_TOKEN },
+    errorHandlers: service.errorHandlers,
+  });
+  const server = await starting.serve(withFastRoutes(app, service.fastRoutes ?? [], { logger, metrics }));
   return { service, server };
 }

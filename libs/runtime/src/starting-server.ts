@@ -1,4 +1,4 @@
-import type { Express } from "express";
+import type { RequestListener } from "node:http";
 import { NotReady } from "@vexil/errors";
 import { createHttpApp, listen, type RunningServer } from "@vexil/http";
 import type { Logger } from "@vexil/logger";
@@ -19,7 +19,7 @@ export interface StartingServer {
   /** What the process is doing now, for `/ready` and the 503 bodies while it waits. */
   startingWith(step: string): void;
   /** Serves the real app: on the listener opened while waiting, or on a new one. */
-  serve(app: Express): Promise<RunningServer>;
+  serve(app: RequestListener): Promise<RunningServer>;
   /** Closes the listener, whichever is open. */
   close(): Promise<void>;
 }

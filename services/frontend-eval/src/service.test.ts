@@ -13,7 +13,7 @@ import {
   type ClientSegment,
   type SnapshotIndex,
 } from "@vexil/contracts";
-import { createHttpApp, listen, type RunningServer } from "@vexil/http";
+import { createHttpApp, listen, withFastRoutes, type RunningServer } from "@vexil/http";
 import { createLogger } from "@vexil/logger";
 import { publishTokenGrants, type VexilService } from "@vexil/runtime";
 import { createFrontendEvalService } from "./service.js";
@@ -104,9 +104,13 @@ describe("frontend-eval service", () => {
     clientDefaultProject: createTokenSecret({ projects: ["default"], environment: "development" }),
     frontend: createTokenSecret({ projects: ["*"], environment: "development" }),
     frontendOtherEnv: createTokenSecret({ projects: ["*"], environment: "production" }),
+    frontendExpired: createTokenSecret({ projects: ["*"], environment: "development" }),
   };
   let service: VexilService;
+  /** As the processes serve it: the SDK hot paths before express. */
   let server: RunningServer;
+  /** The express routes alone, to compare with. */
+  let plain: RunningServer;
   const seen: unknown[] = [];
 
   const get = (path: string, token: string | null, headers: Record<string, string> = {}) =>
@@ -130,6 +134,7 @@ describe("frontend-eval service", () => {
       grant(tokens.clientDefaultProject, "client", ["default"], "development"),
       grant(tokens.frontend, "frontend", ["*"], "development"),
       grant(tokens.frontendOtherEnv, "frontend", ["*"], "production"),
+      { ...grant(tokens.frontendExpired, "frontend", ["*"], "development"), expiresAt: "2020-01-01T00:00:00.000Z" },
     ]);
     await cache.setJson(snapshotEnvironmentsKey, ["development"]);
     await writeSnapshot(cache, stored(10, initialFeatures));
@@ -142,12 +147,51 @@ describe("frontend-eval service", () => {
       logger,
     });
     await service.start();
-    server = await listen(createHttpApp({ logger, routers: [service.router] }), 0, "127.0.0.1");
+    const app = createHttpApp({ logger, routers: [service.router] });
+    server = await listen(withFastRoutes(app, service.fastRoutes ?? [], { logger }), 0, "127.0.0.1");
+    plain = await listen(createHttpApp({ logger, routers: [service.router] }), 0, "127.0.0.1");
   });
 
   afterAll(async () => {
+    await plain?.close();
     await server?.close();
     await service?.stop();
+  });
+
+  it("answers on the fast path exactly what the express routes answer, errors included", async () => {
+    const requests: Array<[path: string, token: string | null, headers?: Record<string, string>]> = [
+      ["/api/frontend?userId=vip&properties[plan]=pro", tokens.frontend],
+      ["/api/frontend?plan=pro&remoteAddress=10.1.1.1", `Bearer ${tokens.frontend}`],
+      ["/api/frontend?properties=nested", tokens.frontend],
+      ["/api/frontend", tokens.client],
+      ["/api/frontend", tokens.frontendExpired],
+      ["/api/frontend", tokens.frontendOtherEnv],
+      ["/api/frontend", "not-a-token"],
+      ["/api/client/features", tokens.client, { "unleash-client-spec": "5.2.0" }],
+      ["/api/client/features", tokens.client],
+      ["/api/client/features?project=default&namePrefix=al", tokens.client, { "unleash-client-spec": "5.2.0" }],
+      ["/api/client/features?project=other", tokens.clientDefaultProject, { "unleash-client-spec": "5.2.0" }],
+      ["/api/client/features", tokens.client, { "unleash-client-spec": "five" }],
+      ["/api/client/features", tokens.client, { "accept-encoding": "gzip" }],
+      ["/api/client/features", tokens.frontend],
+      ["/api/client/features", null],
+    ];
+    const answer = async (base: string, [path, token, headers]: (typeof requests)[number]) => {
+      const res = await fetch(`${base}${path}`, { headers: { ...(token ? { authorization: token } : {}), ...headers } });
+      const body = await res.text();
+      const kept = ["content-type", "content-encoding", "etag", "vary"].map((name) => [name, res.headers.get(name)]);
+      return { status: res.status, headers: kept, body: body.replace(/"id":"[^"]+"/, '"id":"…"') };
+    };
+    for (const request of requests) {
+      // Twice: the first gzip answer is compressed on the express route, the next comes from the fast path.
+      for (let i = 0; i < 2; i++) expect(await answer(server.url, request), request[0]).toEqual(await answer(plain.url, request));
+    }
+    const { headers } = await fetch(`${server.url}/api/client/features`, { headers: { authorization: tokens.client } });
+    const etag = headers.get("etag")!;
+    const notModified = await get("/api/client/features", tokens.client, { "if-none-match": `W/${etag}, "other"` });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get("etag")).toBe(etag);
+    expect(notModified.headers.get("x-request-id")).toBeTruthy();
   });
 
   describe("/api/frontend", () => {

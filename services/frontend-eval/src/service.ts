@@ -7,6 +7,7 @@ import { openSharedTokenSet, type EnginesWithoutStore, type VexilService } from 
 import { clientRoutes } from "./client/client-routes.js";
 import { StreamingHub } from "./client/streaming-hub.js";
 import type { FrontendEvalConfig } from "./config.js";
+import { sdkFastRoutes } from "./fast-routes.js";
 import { frontendRoutes } from "./frontend/frontend-routes.js";
 import { ClientInstances } from "./metrics/client-instances.js";
 import { SeenFeatures } from "./metrics/seen-features.js";
@@ -71,6 +72,7 @@ export async function createFrontendEvalService({
   return {
     router,
     errorHandlers: [ofrepErrors(logger.child({ module: "ofrep" }))],
+    fastRoutes: sdkFastRoutes({ tokens: sharedTokens.tokens, snapshots, frontendApiEnabled: settings.FRONTEND_API_ENABLED }),
     readiness: [
       sharedTokens.readiness,
       {

@@ -1,7 +1,7 @@
 import { createAddonDeliveryService, type AddonDeliverySettings } from "@vexil/addon-delivery";
 import { createAdminDeps, createAdminService, type AdminSettings, type InitialAdmin } from "@vexil/admin";
 import { createFrontendEvalService, type FrontendEvalConfig } from "@vexil/frontend-eval";
-import { createHttpApp } from "@vexil/http";
+import { createHttpApp, withFastRoutes } from "@vexil/http";
 import type { Logger } from "@vexil/logger";
 import { createMetricsRegistry } from "@vexil/metrics";
 import { openBus, openCache, openStore, type Engines, type PlatformConfig, type VexilService, startWhenReachable } from "@vexil/runtime";
@@ -111,7 +111,8 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
       ...services.flatMap((s) => s.readiness),
     ],
   });
-  const server = await starting.serve(app);
+  // frontend-eval's SDK hot paths are answered before express, as in its own process.
+  const server = await starting.serve(withFastRoutes(app, frontendEval.fastRoutes ?? [], { logger: child("gateway"), metrics }));
 
   return {
     url: server.url,

@@ -12,20 +12,31 @@ const brotliOptions = { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } };
 
 export type ContentCoding = "br" | "gzip" | "identity";
 
+/** Codings chosen per `Accept-Encoding` value; SDKs send a handful of distinct values. */
+const codingByHeader = new Map<string, ContentCoding>();
+
 /** The coding to answer in: brotli, else gzip, when the client accepts it (q=0 refuses one). */
 export function preferredCoding(acceptEncoding: string | undefined): ContentCoding {
   if (!acceptEncoding) return "identity";
-  const accepted = new Set<string>();
-  for (const part of acceptEncoding.split(",")) {
-    const [coding, ...params] = part.trim().toLowerCase().split(";");
-    if (!params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param))) accepted.add(coding!.trim());
+  let coding = codingByHeader.get(acceptEncoding);
+  if (coding === undefined) {
+    const accepted = new Set<string>();
+    for (const part of acceptEncoding.split(",")) {
+      const [name, ...params] = part.trim().toLowerCase().split(";");
+      if (!params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param))) accepted.add(name!.trim());
+    }
+    coding = accepted.has("br") ? "br" : accepted.has("gzip") || accepted.has("x-gzip") ? "gzip" : "identity";
+    // Bounded: distinct values beyond a few hundred are not SDKs.
+    if (codingByHeader.size >= 256) codingByHeader.clear();
+    codingByHeader.set(acceptEncoding, coding);
   }
-  return accepted.has("br") ? "br" : accepted.has("gzip") || accepted.has("x-gzip") ? "gzip" : "identity";
+  return coding;
 }
 
 /** A `/api/client/features` answer, serialised once per snapshot and query. */
 export class FeaturesResponse {
   private readonly encoded = new Map<ContentCoding, Promise<Buffer>>();
+  private readonly ready = new Map<ContentCoding, Buffer>();
 
   constructor(
     readonly etag: string,
@@ -36,13 +47,19 @@ export class FeaturesResponse {
   encodedBody(coding: ContentCoding): Promise<Buffer> {
     if (coding === "identity") return Promise.resolve(this.body);
     let encoded = this.encoded.get(coding);
-    if (!encoded) this.encoded.set(coding, (encoded = coding === "br" ? brotliAsync(this.body, brotliOptions) : gzipAsync(this.body)));
+    if (!encoded) {
+      encoded = coding === "br" ? brotliAsync(this.body, brotliOptions) : gzipAsync(this.body);
+      this.encoded.set(coding, encoded);
+      encoded.then((body) => this.ready.set(coding, body)).catch(() => undefined);
+    }
     return encoded;
   }
-}
 
-/** Responses kept per snapshot; a burst of distinct queries cannot grow memory without bound. */
-const maxResponsesPerSnapshot = 64;
+  /** The body in `coding` if it is at hand now (compressed already), else undefined. */
+  encodedNow(coding: ContentCoding): Buffer | undefined {
+    return coding === "identity" ? this.body : this.ready.get(coding);
+  }
+}
 
 /**
  * SDKs below client specification 4.2.0 (or sending none) get segments inlined into the
@@ -86,13 +103,13 @@ export function featuresResponse(snapshot: EnvironmentSnapshot, scope: FeatureSc
     `,"meta":${JSON.stringify({ revisionId: snapshot.revision, etag, queryHash })}}`;
 
   const response = new FeaturesResponse(etag, Buffer.from(body));
-  if (snapshot.responses.size >= maxResponsesPerSnapshot) snapshot.responses.clear();
-  snapshot.responses.set(key, response);
+  snapshot.keep(key, response);
   return response;
 }
 
 /** True when an `If-None-Match` value names this ETag (weak or strong, in a list or alone). */
 export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
+  if (ifNoneMatch === etag) return true;
   return ifNoneMatch.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag);
 }

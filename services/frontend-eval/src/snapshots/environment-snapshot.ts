@@ -9,9 +9,12 @@ export interface SnapshotTexts {
   segments: readonly ClientSegment[];
 }
 
+/** Responses kept per snapshot before they are dropped and built again on demand. */
+const maxResponsesPerSnapshot = 64;
+
 /** One environment's flags in memory: compiled for evaluation and as JSON text for the SDK APIs. */
 export class EnvironmentSnapshot {
-  /** Serialised responses keyed by query; built on first use, dropped with the snapshot. */
+  /** Serialised responses (and frontend plans) keyed by query; built on first use, dropped with the snapshot. */
   readonly responses = new Map<string, unknown>();
   private inlined: Map<string, string> | undefined;
 
@@ -27,6 +30,12 @@ export class EnvironmentSnapshot {
     /** No name sorts after it (a flag removed since may have held it): tells whether a new name can be appended in order. */
     readonly lastName: string | undefined,
   ) {}
+
+  /** Keeps a response for this snapshot; a burst of distinct queries cannot grow memory without bound. */
+  keep(key: string, response: unknown): void {
+    if (this.responses.size >= maxResponsesPerSnapshot) this.responses.clear();
+    this.responses.set(key, response);
+  }
 
   /**
    * JSON text of each flag with its segments' constraints appended to the strategies' own, for
