@@ -8,6 +8,8 @@ export interface CompiledStrategy {
   // matters because the rule may draw a random number.
   checks: readonly Check[];
   variants: CompiledVariants | undefined;
+  /** Matches every context: the `default` strategy without constraints or segments. */
+  unconditional: boolean;
 }
 
 export interface CompiledDependency {
@@ -34,7 +36,7 @@ export interface CompiledSnapshot {
 }
 
 // A feature with an empty strategy list is on for everyone, as in Unleash.
-const ON_FOR_ALL: CompiledStrategy = { checks: [], variants: undefined };
+const ON_FOR_ALL: CompiledStrategy = { checks: [], variants: undefined, unconditional: true };
 
 export function compileSnapshot(payload: ClientFeaturesPayload): CompiledSnapshot {
   const segments = new Map<number, Segment>();
@@ -101,5 +103,6 @@ function compileStrategy(strategy: ClientStrategy, featureName: string, segments
     // The Unleash SDKs and server hash strategy variants with the strategy's groupId as written,
     // "undefined" when it has none (not the flag name, as flexibleRollout's own rollout does).
     variants: compileVariants(strategy.variants, `${parameters.groupId}`, parameters.stickiness || "default"),
+    unconditional: strategy.name === "default" && checks.length === 1,
   };
 }

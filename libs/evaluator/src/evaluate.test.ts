@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileSnapshot, evaluate, evaluateAll } from "./index.js";
+import { compileSnapshot, contextFreeResult, evaluate, evaluateAll, evaluateFeature } from "./index.js";
 import type { ClientFeature, ClientStrategy, Context, EvaluateOptions, Variant } from "./index.js";
 import { normalizedVariantValue } from "./stickiness.js";
 
@@ -191,5 +191,62 @@ describe("evaluate and evaluateAll", () => {
         exists: true,
       },
     ]);
+  });
+});
+
+describe("contextFreeResult", () => {
+  const variant = (name: string, weight: number, extra: Partial<Variant> = {}): Variant => ({
+    name,
+    weight,
+    weightType: "variable",
+    stickiness: "default",
+    ...extra,
+  });
+  const contexts: Context[] = [
+    {},
+    { userId: "a" },
+    { userId: "b", sessionId: "s" },
+    { remoteAddress: "10.0.0.1", properties: { plan: "pro" } },
+  ];
+  const shapes: Record<string, { features: ClientFeature[]; constant: boolean }> = {
+    off: { features: [feature([{ name: "userWithId", parameters: { userIds: "a" } }], { enabled: false })], constant: true },
+    "every strategy disabled": { features: [feature([{ name: "default", disabled: true }])], constant: true },
+    "no strategies": { features: [feature([])], constant: true },
+    "default strategy": {
+      features: [feature([{ name: "default" }, { name: "userWithId", parameters: { userIds: "a" } }])],
+      constant: true,
+    },
+    "one weighted variant and one of weight 0": {
+      features: [
+        feature([{ name: "default", variants: [variant("zero", 0), variant("one", 1000, { payload: { type: "string", value: "x" } })] }]),
+      ],
+      constant: true,
+    },
+    "the flag's single variant": { features: [feature([{ name: "default" }], { variants: [variant("only", 1000)] })], constant: true },
+    "two variants": { features: [feature([{ name: "default" }], { variants: [variant("a", 500), variant("b", 500)] })], constant: false },
+    "a variant override": {
+      features: [
+        feature([{ name: "default" }], { variants: [variant("a", 1000, { overrides: [{ contextName: "userId", values: ["a"] }] })] }),
+      ],
+      constant: false,
+    },
+    "a constraint": {
+      features: [feature([{ name: "default", constraints: [{ contextName: "userId", operator: "IN", values: ["a"] }] }])],
+      constant: false,
+    },
+    "a rollout first": {
+      features: [feature([{ name: "flexibleRollout", parameters: { rollout: "50" } }, { name: "default" }])],
+      constant: false,
+    },
+    "a parent": {
+      features: [feature([{ name: "default" }], { dependencies: [{ feature: "p" }] }), { name: "p", enabled: true, strategies: [] }],
+      constant: false,
+    },
+  };
+  it.each(Object.entries(shapes))("%s", (_shape, { features, constant }) => {
+    const compiled = compileSnapshot({ version: 1, features }).features.get("f")!;
+    const result = contextFreeResult(compiled);
+    expect(result !== undefined).toBe(constant);
+    if (result) for (const context of contexts) expect(evaluateFeature(compiled, context, options)).toStrictEqual(result);
   });
 });

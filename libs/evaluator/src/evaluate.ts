@@ -1,7 +1,7 @@
 import type { CompiledFeature, CompiledSnapshot, CompiledStrategy } from "./compile.js";
 import { passesAll } from "./constraints.js";
-import type { Context, EvaluateOptions, EvaluationResult, FeatureEvaluation, VariantResult } from "./types.js";
-import { selectVariant } from "./variants.js";
+import type { Context, EvaluateOptions, EvaluationResult, FeatureEvaluation, Variant, VariantResult } from "./types.js";
+import { selectVariant, type CompiledVariants } from "./variants.js";
 
 // Shared and frozen: the common answers allocate nothing.
 const DISABLED_FEATURE: VariantResult = Object.freeze({
@@ -64,7 +64,8 @@ function variantOf(
   return result;
 }
 
-function evaluateFeature(feature: CompiledFeature, context: Context, options: EvaluateOptions): EvaluationResult {
+/** One compiled feature's answer for a context. */
+export function evaluateFeature(feature: CompiledFeature, context: Context, options: EvaluateOptions): EvaluationResult {
   const strategy = matchingStrategy(feature, context, options);
   return {
     enabled: strategy !== undefined,
@@ -86,4 +87,32 @@ export function evaluateAll(snapshot: CompiledSnapshot, context: Context, option
     results.push({ name: feature.name, ...evaluateFeature(feature, context, options) });
   }
   return results;
+}
+
+/** What selecting from these variants gives whatever the context: none, always the same one, or it depends. */
+function fixedVariant(compiled: CompiledVariants | undefined): Variant | null | "depends" {
+  if (!compiled || compiled.totalWeight <= 0) return null;
+  if (compiled.overrides.length > 0) return "depends";
+  const weighted = compiled.variants.filter((variant) => variant.weight !== 0);
+  return weighted.length === 1 && weighted[0]!.weight > 0 ? weighted[0]! : "depends";
+}
+
+/**
+ * A feature's answer when no context can change it, else undefined: a feature that is off (or has
+ * no strategy left), or one without dependencies whose first strategy matches everyone and whose
+ * variant is fixed (none, or a single weighted one). Equal to `evaluateFeature` for every context.
+ */
+export function contextFreeResult(feature: CompiledFeature): EvaluationResult | undefined {
+  if (!feature.enabled || feature.strategies.length === 0) {
+    return { enabled: false, variant: DISABLED_FEATURE, impressionData: feature.impressionData, exists: true };
+  }
+  const first = feature.strategies[0]!;
+  if (feature.dependencies.length > 0 || !first.unconditional) return undefined;
+  // The strategy's variants win; the feature's are the fallback when the strategy's give none.
+  let variant = fixedVariant(first.variants);
+  if (variant === null) variant = fixedVariant(feature.variants);
+  if (variant === "depends") return undefined;
+  const result: VariantResult = variant ? { name: variant.name, enabled: true, feature_enabled: true, featureEnabled: true } : NO_VARIANT;
+  if (variant?.payload) result.payload = variant.payload;
+  return { enabled: true, variant: result, impressionData: feature.impressionData, exists: true };
 }

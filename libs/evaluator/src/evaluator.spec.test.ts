@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { applyDelta, compileSnapshot, evaluate } from "./index.js";
+import { applyDelta, compileSnapshot, contextFreeResult, evaluate, evaluateFeature } from "./index.js";
 import type { ClientFeaturesPayload, Context, DeltaEvent, EvaluateOptions, VariantResult } from "./index.js";
 
 // Drives every file of the Unleash client specification, one suite per file.
@@ -49,5 +49,14 @@ describe.each(specFiles)("%s", (file) => {
       ...expectedResult,
       featureEnabled: expectedResult.feature_enabled,
     });
+  });
+
+  it("answers a flag it calls context-free the same for every context of the file", () => {
+    const contexts = [...(spec.tests ?? []), ...(spec.variantTests ?? [])].map((test) => test.context);
+    for (const feature of snapshot.features.values()) {
+      const constant = contextFreeResult(feature);
+      if (!constant) continue;
+      for (const context of [{}, ...contexts]) expect(evaluateFeature(feature, context, options), feature.name).toStrictEqual(constant);
+    }
   });
 });

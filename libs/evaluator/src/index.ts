@@ -5,7 +5,7 @@ export { applyDelta } from "./delta.js";
 export { compileConstraint } from "./constraints.js";
 export type { Check } from "./constraints.js";
 export type { DeltaEvent } from "./delta.js";
-export { evaluate, evaluateAll } from "./evaluate.js";
+export { contextFreeResult, evaluate, evaluateAll, evaluateFeature } from "./evaluate.js";
 export type {
   ClientFeature,
   ClientFeaturesPayload,

@@ -45,6 +45,14 @@ const features = [
       },
     ],
   }),
+  feature("child-of-half", { dependencies: [{ feature: "half" }] }),
+  feature("child-of-off", { dependencies: [{ feature: "off", enabled: false }] }),
+  feature("fixed-with-zero", {
+    variants: [
+      { name: "never", weight: 0, weightType: "fix", stickiness: "userId" },
+      { name: "always", weight: 1000, weightType: "variable", stickiness: "userId" },
+    ],
+  }),
 ].sort((a, b) => (a.name < b.name ? -1 : 1));
 
 const { snapshot } = EnvironmentSnapshot.from({

@@ -1,8 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { FrontendToggle } from "@vexil/contracts";
-import { evaluateAll, type Context, type EvaluateOptions, type VariantResult } from "@vexil/evaluator";
+import {
+  contextFreeResult,
+  evaluateAll,
+  evaluateFeature,
+  type CompiledFeature,
+  type Context,
+  type EvaluateOptions,
+  type VariantResult,
+} from "@vexil/evaluator";
 import type { EnvironmentSnapshot } from "../snapshots/environment-snapshot.js";
-import { inScope, type FeatureScope } from "../snapshots/scope.js";
+import { inScope, scopeKey, type FeatureScope } from "../snapshots/scope.js";
 
 /**
  * `currentTime` is not among them: as in Unleash, a caller's `currentTime` is just a property, so
@@ -65,8 +73,6 @@ export function frontendToggles(
   return toggles;
 }
 
-/** Per snapshot, the JSON text before and after each flag's variant in its toggle. */
-const toggleFragments = new WeakMap<EnvironmentSnapshot, Map<string, readonly [string, string]>>();
 /** JSON text of the evaluator's shared (frozen) variant answers, such as "no variant". */
 const sharedVariantJson = new WeakMap<VariantResult, string>();
 
@@ -77,10 +83,60 @@ function variantJson(variant: VariantResult): string {
   return json;
 }
 
+function toggleJson(name: string, variant: string, impressionData: boolean): string {
+  return `{"name":${JSON.stringify(name)},"enabled":true,"variant":${variant},"impressionData":${impressionData}}`;
+}
+
+/** A flag whose answer depends on the context, with its toggle's JSON text around the variant. */
+interface DependentToggle {
+  feature: CompiledFeature;
+  before: string;
+  after: string;
+}
+
+/**
+ * A scope's frontend answer prepared once per snapshot: the toggles that are the same for every
+ * context as finished JSON text (runs of them joined into one string), and the flags that depend
+ * on the context, to evaluate per request. Flags off for everyone are not in it at all.
+ */
+class FrontendPlan {
+  constructor(readonly pieces: ReadonlyArray<string | DependentToggle>) {}
+
+  static build(snapshot: EnvironmentSnapshot, scope: FeatureScope): FrontendPlan {
+    const pieces: Array<string | DependentToggle> = [];
+    let fixed: string[] = [];
+    for (const feature of snapshot.compiled.features.values()) {
+      if (!inScope(scope, feature.name, snapshot.features.get(feature.name)?.project)) continue;
+      const constant = contextFreeResult(feature);
+      if (constant) {
+        if (constant.enabled) fixed.push(toggleJson(feature.name, variantJson(constant.variant), constant.impressionData));
+        continue;
+      }
+      if (fixed.length > 0) pieces.push(fixed.join(","));
+      fixed = [];
+      const [before, after] = toggleJson(feature.name, "\0", feature.impressionData).split("\0") as [string, string];
+      pieces.push({ feature, before, after });
+    }
+    if (fixed.length > 0) pieces.push(fixed.join(","));
+    return new FrontendPlan(pieces);
+  }
+}
+
+function planFor(snapshot: EnvironmentSnapshot, scope: FeatureScope): FrontendPlan {
+  const key = `frontend|${scopeKey(scope)}`;
+  const cached = snapshot.responses.get(key);
+  if (cached instanceof FrontendPlan) return cached;
+  const plan = FrontendPlan.build(snapshot, scope);
+  snapshot.keep(key, plan);
+  return plan;
+}
+
 /**
  * `{"toggles":[...]}` as JSON text, the same text `JSON.stringify({ toggles: frontendToggles(...) })`
- * gives, spliced from pieces kept per flag: profiles showed serialising the toggles costing over
- * half as much as evaluating them, while only the variant differs between users.
+ * gives, from a plan kept per snapshot and scope: profiles showed serialising the toggles costing
+ * over half as much as evaluating them, and only flags whose answer depends on the context are
+ * evaluated per request (every flag is, in `frontendToggles`, so parents outside the scope are
+ * seen; here a flag is evaluated with its parents through the compiled snapshot just the same).
  */
 export function frontendTogglesJson(
   snapshot: EnvironmentSnapshot,
@@ -88,18 +144,14 @@ export function frontendTogglesJson(
   scope: FeatureScope,
   options: EvaluateOptions = liveOptions,
 ): string {
-  let fragments = toggleFragments.get(snapshot);
-  if (!fragments) toggleFragments.set(snapshot, (fragments = new Map()));
   const toggles: string[] = [];
-  for (const result of evaluateAll(snapshot.compiled, context, options)) {
-    if (!result.enabled) continue;
-    if (!inScope(scope, result.name, snapshot.features.get(result.name)?.project)) continue;
-    let around = fragments.get(result.name);
-    if (!around) {
-      around = [`{"name":${JSON.stringify(result.name)},"enabled":true,"variant":`, `,"impressionData":${result.impressionData}}`];
-      fragments.set(result.name, around);
+  for (const piece of planFor(snapshot, scope).pieces) {
+    if (typeof piece === "string") {
+      toggles.push(piece);
+      continue;
     }
-    toggles.push(around[0] + variantJson(result.variant) + around[1]);
+    const result = evaluateFeature(piece.feature, context, options);
+    if (result.enabled) toggles.push(piece.before + variantJson(result.variant) + piece.after);
   }
   return `{"toggles":[${toggles.join(",")}]}`;
 }
