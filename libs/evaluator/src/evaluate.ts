@@ -58,9 +58,20 @@ function variantOf(
   const variant =
     (strategy.variants && selectVariant(strategy.variants, context, options)) ??
     (feature.variants && selectVariant(feature.variants, context, options));
-  if (!variant) return NO_VARIANT;
-  const result: VariantResult = { name: variant.name, enabled: true, feature_enabled: true, featureEnabled: true };
-  if (variant.payload) result.payload = variant.payload;
+  return variant ? variantResult(variant) : NO_VARIANT;
+}
+
+/** One shared, frozen answer per variant of the compiled snapshot: callers can keep its serialised form. */
+const variantResults = new WeakMap<Variant, VariantResult>();
+
+function variantResult(variant: Variant): VariantResult {
+  let result = variantResults.get(variant);
+  if (!result) {
+    const answer: VariantResult = { name: variant.name, enabled: true, feature_enabled: true, featureEnabled: true };
+    if (variant.payload) answer.payload = variant.payload;
+    result = Object.freeze(answer);
+    variantResults.set(variant, result);
+  }
   return result;
 }
 
@@ -112,7 +123,5 @@ export function contextFreeResult(feature: CompiledFeature): EvaluationResult | 
   let variant = fixedVariant(first.variants);
   if (variant === null) variant = fixedVariant(feature.variants);
   if (variant === "depends") return undefined;
-  const result: VariantResult = variant ? { name: variant.name, enabled: true, feature_enabled: true, featureEnabled: true } : NO_VARIANT;
-  if (variant?.payload) result.payload = variant.payload;
-  return { enabled: true, variant: result, impressionData: feature.impressionData, exists: true };
+  return { enabled: true, variant: variant ? variantResult(variant) : NO_VARIANT, impressionData: feature.impressionData, exists: true };
 }
