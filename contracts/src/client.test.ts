@@ -10,7 +10,7 @@ import {
   snapshotIndexSchema,
   snapshotSegmentsKey,
 } from "./schemas/index.js";
-import { featuresSeenSchema, topics } from "./events.js";
+import { featuresSeenSchema, topics } from "./topics/index.js";
 
 describe("client contract", () => {
   it("serves the SDK paths under /api/client", () => {

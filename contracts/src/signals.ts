@@ -27,36 +27,7 @@ export const signalsContract = c.router(
 );
 export type SignalsContract = typeof signalsContract;
 
-/**
- * What signal-ingest needs to know about the endpoints admin owns: names, on/off and the sha256
- * digests of their tokens, never a secret. Admin writes it to the cache under `cacheKey` and
- * announces each change on `changedSubject`; signal-ingest hydrates from the cache at boot, and
- * asks admin on `requestSubject` (request/reply, answered with the list) when the cache lacks it.
- */
-export const sharedSignalEndpointSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  enabled: z.boolean(),
-  tokens: z.array(z.object({ id: z.number().int(), name: z.string(), digest: z.string().regex(/^[0-9a-f]{64}$/) })),
-});
-export type SharedSignalEndpoint = z.infer<typeof sharedSignalEndpointSchema>;
-export const sharedSignalEndpoints = {
-  cacheKey: "signal-endpoints",
-  changedSubject: "signal-endpoints.changed",
-  requestSubject: "signal-endpoints.get",
-  schema: z.array(sharedSignalEndpointSchema),
-} as const;
-
-/**
- * Admin's received-signals API asks signal-ingest, which owns the signals, over the bus
- * (request/reply on `signals.list`), newest first.
- */
-export const listSignalsRequestSchema = z.object({
-  endpointId: z.number().int(),
-  limit: z.number().int().min(1).max(1000),
-  offset: z.number().int().min(0),
-});
-export type ListSignalsRequest = z.infer<typeof listSignalsRequestSchema>;
+/** A signal as stored by signal-ingest and shown by the admin API. */
 export const receivedSignalSchema = z.object({
   id: z.number().int(),
   source: z.literal("signal-endpoint"),
@@ -66,5 +37,3 @@ export const receivedSignalSchema = z.object({
   payload: z.unknown(),
 });
 export type ReceivedSignal = z.infer<typeof receivedSignalSchema>;
-export const listSignalsReplySchema = z.object({ signals: z.array(receivedSignalSchema) });
-export const listSignalsSubject = "signals.list";

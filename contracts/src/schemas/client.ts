@@ -148,13 +148,3 @@ export const snapshotFeatureKey = (environment: string, featureName: string) => 
 export const snapshotSegmentsKey = (environment: string) => `snapshot:${environment}:segments`;
 /** The environments that have a snapshot, so readers know what to hydrate at boot. */
 export const snapshotEnvironmentsKey = "snapshot-environments";
-
-/**
- * Request/reply on the bus: a reader that found the snapshot entries missing or incomplete (a cache
- * that restarted empty) asks the admin to write every environment's snapshot again. The admin
- * answers once all are written and announced (as full notices), naming the environments.
- */
-export const snapshotRepublish = {
-  subject: "snapshot.republish",
-  reply: z.object({ environments: z.array(z.string()) }),
-} as const;

@@ -33,9 +33,9 @@ export interface PublishEventResult {
   duplicate: boolean;
 }
 
-export interface EventMessage {
+export interface EventMessage<T = unknown> {
   subject: string;
-  data: unknown;
+  data: T;
   seq: number;
   msgId: string | undefined;
   /** 1 on first delivery, incremented on each redelivery. */
@@ -71,7 +71,11 @@ export interface Consumer {
   stop(): Promise<void>;
 }
 
-export interface Bus {
+/**
+ * The raw subject-and-JSON API the NATS and in-memory implementations share. Private to this
+ * library: services use the typed `Bus` (topic.ts), which takes a contracts topic instead of a subject.
+ */
+export interface Transport {
   /** Fire-and-forget notification (core NATS): subscribers connected right now receive it. */
   publish(subject: string, payload: unknown): void;
   /** `subject` may use `*` (one token) and `>` (one or more trailing tokens). */

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type Bus, BusRequestError, type EventMessage } from "./bus.js";
-import { createMemoryBus } from "./memory-bus.js";
+import { BusRequestError, type EventMessage, type Transport } from "./bus.js";
+import { createMemoryTransport } from "./memory-bus.js";
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("memory bus notifications", () => {
   it("delivers to exact, * and > subscribers, with the concrete subject", async () => {
-    const bus = createMemoryBus();
+    const bus = createMemoryTransport();
     const seen: string[] = [];
     bus.subscribe("snapshot.updated.production", (_, subject) => void seen.push(`exact:${subject}`));
     bus.subscribe("snapshot.updated.*", (_, subject) => void seen.push(`star:${subject}`));
@@ -22,7 +22,7 @@ describe("memory bus notifications", () => {
   });
 
   it("copies payloads as JSON would", async () => {
-    const bus = createMemoryBus();
+    const bus = createMemoryTransport();
     const received: unknown[] = [];
     bus.subscribe("a", (payload) => void received.push(payload));
     const payload = { at: new Date(0), nested: { list: [1] }, skip: undefined };
@@ -34,7 +34,7 @@ describe("memory bus notifications", () => {
 
   it("stops delivering after unsubscribe, and a failing handler does not affect others", async () => {
     const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn(), debug: vi.fn() };
-    const bus = createMemoryBus({ logger });
+    const bus = createMemoryTransport({ logger });
     const good = vi.fn();
     bus.subscribe("a", () => {
       throw new Error("boom");
@@ -50,7 +50,7 @@ describe("memory bus notifications", () => {
   });
 
   it("rejects invalid subjects", () => {
-    const bus = createMemoryBus();
+    const bus = createMemoryTransport();
     expect(() => bus.publish("a.*", 1)).toThrow(/wildcards are not allowed/);
     expect(() => bus.publish("", 1)).toThrow(TypeError);
     expect(() => bus.subscribe("a..b", () => {})).toThrow(/empty token/);
@@ -61,14 +61,14 @@ describe("memory bus notifications", () => {
 
 describe("memory bus request/reply", () => {
   it("returns the handler's reply", async () => {
-    const bus = createMemoryBus();
+    const bus = createMemoryTransport();
     bus.reply("tokens.check", (payload) => ({ valid: (payload as { token: string }).token === "good" }));
     await expect(bus.request("tokens.check", { token: "good" })).resolves.toEqual({ valid: true });
     await expect(bus.request("tokens.check", { token: "bad" })).resolves.toEqual({ valid: false });
   });
 
   it("rejects with the handler's error message", async () => {
-    const bus = createMemoryBus();
+    const bus = createMemoryTransport();
     bus.reply("tokens.check", () => {
       const err = new Error("token store offline");
       err.name = "NotReady";
@@ -80,21 +80,21 @@ describe("memory bus request/reply", () => {
   });
 
   it("rejects without responders and on timeout", async () => {
-    const bus = createMemoryBus();
+    const bus = createMemoryTransport();
     await expect(bus.request("nobody.home", {})).rejects.toMatchObject({ code: "no-responders" });
     bus.reply("slow", () => new Promise(() => {}));
     await expect(bus.request("slow", {}, { timeoutMs: 20 })).rejects.toMatchObject({ code: "timeout" });
   });
 
   it("stops answering after unsubscribe", async () => {
-    const bus = createMemoryBus();
+    const bus = createMemoryTransport();
     bus.reply("x.*", () => "ok").unsubscribe();
     await expect(bus.request("x.y", {})).rejects.toMatchObject({ code: "no-responders" });
   });
 });
 
 describe("memory bus events", () => {
-  let bus: Bus;
+  let bus: Transport;
   afterEach(async () => {
     vi.useRealTimers();
     await bus?.close();
@@ -102,7 +102,7 @@ describe("memory bus events", () => {
 
   it("dedupes by msgId inside the duplicate window", async () => {
     vi.useFakeTimers();
-    bus = createMemoryBus({ duplicateWindowMs: 60_000 });
+    bus = createMemoryTransport({ duplicateWindowMs: 60_000 });
     expect(await bus.publishEvent("events.a", { n: 1 }, { msgId: "e1" })).toEqual({ seq: 1, duplicate: false });
     expect(await bus.publishEvent("events.a", { n: 1 }, { msgId: "e1" })).toEqual({ seq: 1, duplicate: true });
     expect(await bus.publishEvent("events.a", { n: 2 }, { msgId: "e2" })).toEqual({ seq: 2, duplicate: false });
@@ -111,13 +111,13 @@ describe("memory bus events", () => {
   });
 
   it("rejects a missing msgId and subjects outside the stream", async () => {
-    bus = createMemoryBus({ streamSubjects: ["events.>"] });
+    bus = createMemoryTransport({ streamSubjects: ["events.>"] });
     await expect(bus.publishEvent("events.a", {}, { msgId: "" })).rejects.toThrow(/msgId/);
     await expect(bus.publishEvent("other.a", {}, { msgId: "x" })).rejects.toThrow(/no stream matches/);
   });
 
   it("delivers matching events in order, acked once each, and resumes a durable after restart", async () => {
-    bus = createMemoryBus();
+    bus = createMemoryTransport();
     const handled: EventMessage[] = [];
     await bus.publishEvent("events.a", { n: 1 }, { msgId: "1" });
     await bus.publishEvent("other.b", { n: 0 }, { msgId: "0" });
@@ -141,7 +141,7 @@ describe("memory bus events", () => {
   });
 
   it("gives each durable its own position", async () => {
-    bus = createMemoryBus();
+    bus = createMemoryTransport();
     await bus.publishEvent("events.a", 1, { msgId: "1" });
     const a: unknown[] = [];
     const b: unknown[] = [];
@@ -152,7 +152,7 @@ describe("memory bus events", () => {
 
   it("redelivers a failed event after the backoff and holds later events to keep order", async () => {
     vi.useFakeTimers();
-    bus = createMemoryBus();
+    bus = createMemoryTransport();
     const attempts: Array<[string | undefined, number]> = [];
     let failuresLeft = 2;
     await bus.publishEvent("events.a", 1, { msgId: "first" });
@@ -188,7 +188,7 @@ describe("memory bus events", () => {
 
   it("takes a backoff function of the attempt number", async () => {
     vi.useFakeTimers();
-    bus = createMemoryBus();
+    bus = createMemoryTransport();
     const attempts: number[] = [];
     await bus.publishEvent("events.a", 1, { msgId: "1" });
     await bus.consume(
@@ -209,7 +209,7 @@ describe("memory bus events", () => {
   });
 
   it("dead-letters after maxDeliver attempts and moves on", async () => {
-    bus = createMemoryBus();
+    bus = createMemoryTransport();
     const deadLetters: Array<[string | undefined, number, string]> = [];
     const handled: string[] = [];
     await bus.publishEvent("events.a", "poison", { msgId: "poison" });
@@ -233,7 +233,7 @@ describe("memory bus events", () => {
   });
 
   it("redelivers when the dead-letter callback itself fails", async () => {
-    bus = createMemoryBus();
+    bus = createMemoryTransport();
     let deadLetterCalls = 0;
     const recorded: number[] = [];
     await bus.publishEvent("events.a", 1, { msgId: "1" });
@@ -256,7 +256,7 @@ describe("memory bus events", () => {
   });
 
   it("handles several events at once when concurrency allows", async () => {
-    bus = createMemoryBus();
+    bus = createMemoryTransport();
     let inFlight = 0;
     let peak = 0;
     for (let i = 1; i <= 6; i++) await bus.publishEvent("events.a", i, { msgId: String(i) });
@@ -277,7 +277,7 @@ describe("memory bus events", () => {
   });
 
   it("stop waits for the handler in flight and keeps its ack", async () => {
-    bus = createMemoryBus();
+    bus = createMemoryTransport();
     await bus.publishEvent("events.a", 1, { msgId: "1" });
     let release!: () => void;
     const started = vi.fn();
@@ -299,7 +299,7 @@ describe("memory bus events", () => {
   });
 
   it("rejects bad consumer setups", async () => {
-    bus = createMemoryBus();
+    bus = createMemoryTransport();
     await bus.consume("d", "events.a", () => {});
     await expect(bus.consume("d", "events.a", () => {})).rejects.toThrow(/already has an active consumer/);
     await expect(bus.consume("d", "events.b", () => {})).rejects.toThrow(/filters events.a/);
@@ -310,7 +310,7 @@ describe("memory bus events", () => {
   });
 
   it("refuses work once closed", async () => {
-    bus = createMemoryBus();
+    bus = createMemoryTransport();
     await bus.close();
     expect(() => bus.publish("a", 1)).toThrow(/closed/);
     await expect(bus.publishEvent("a", 1, { msgId: "1" })).rejects.toThrow(/closed/);

@@ -1,5 +1,5 @@
 import {
-  type Bus,
+  type Transport,
   type BusLogger,
   BusRequestError,
   type ConsumeOptions,
@@ -17,6 +17,7 @@ import {
   unwrapReply,
 } from "./bus.js";
 import { assertSubject, subjectMatches } from "./subjects.js";
+import { topicBus, type Bus } from "./topic.js";
 
 export interface MemoryBusOptions {
   logger?: BusLogger;
@@ -65,6 +66,11 @@ const silentLogger: BusLogger = { info() {}, warn() {}, error() {}, debug() {} }
  * durable, which is all a single process needs.
  */
 export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
+  return topicBus(createMemoryTransport(options), options.logger ?? silentLogger);
+}
+
+/** The raw in-process transport behind `createMemoryBus`. */
+export function createMemoryTransport(options: MemoryBusOptions = {}): Transport {
   const logger = options.logger ?? silentLogger;
   const duplicateWindowMs = options.duplicateWindowMs ?? 120_000;
   const subscriptions = new Set<{ pattern: string; handler: NotificationHandler }>();

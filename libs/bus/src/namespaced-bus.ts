@@ -1,4 +1,5 @@
-import type { Bus } from "./bus.js";
+import type { Transport } from "./bus.js";
+import { topicBus, transportOf, type Bus } from "./topic.js";
 
 /**
  * Puts every subject of a bus under a namespace (`<namespace>.<subject>`), so several Vexil
@@ -6,6 +7,11 @@ import type { Bus } from "./bus.js";
  * see subjects without the namespace, so code is the same either way.
  */
 export function namespacedBus(inner: Bus, namespace: string): Bus {
+  const { transport, logger } = transportOf(inner);
+  return topicBus(namespacedTransport(transport, namespace), logger);
+}
+
+export function namespacedTransport(inner: Transport, namespace: string): Transport {
   const prefix = `${namespace}.`;
   const add = (subject: string) => prefix + subject;
   const strip = (subject: string) => (subject.startsWith(prefix) ? subject.slice(prefix.length) : subject);

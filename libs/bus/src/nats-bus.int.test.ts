@@ -1,7 +1,7 @@
 import { type NatsConnection, connect, nuid } from "nats";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Bus, BusRequestError, type EventMessage } from "./bus.js";
-import { createNatsBus } from "./nats-bus.js";
+import { BusRequestError, type EventMessage, type Transport } from "./bus.js";
+import { createNatsTransport } from "./nats-bus.js";
 
 const servers = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const admin: NatsConnection | null = await connect({ servers, timeout: 1000, reconnect: false }).catch(() => null);
@@ -10,11 +10,11 @@ if (!admin) console.warn(`skipped: NATS not reachable at ${servers}`);
 // The stream and every subject are unique to this file, so parallel test files never collide.
 const stream = `test_${nuid.next()}`;
 const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn(), debug: vi.fn() };
-const startBus = () => createNatsBus({ servers, streamName: stream, streamSubjects: [`${stream}.>`], logger });
+const startBus = () => createNatsTransport({ servers, streamName: stream, streamSubjects: [`${stream}.>`], logger });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(!admin)("nats bus", () => {
-  let bus: Bus;
+  let bus: Transport;
   beforeAll(async () => {
     bus = await startBus();
   });

@@ -12,7 +12,7 @@ import {
   nanos,
 } from "nats";
 import {
-  type Bus,
+  type Transport,
   type BusLogger,
   BusRequestError,
   type ConsumeOptions,
@@ -27,6 +27,7 @@ import {
   unwrapReply,
 } from "./bus.js";
 import { assertSubject } from "./subjects.js";
+import { topicBus, type Bus } from "./topic.js";
 
 export interface NatsBusOptions {
   servers: string | string[];
@@ -53,6 +54,11 @@ const decoder = new TextDecoder();
 const encode = (payload: unknown) => encoder.encode(JSON.stringify(payload ?? null));
 
 export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
+  return topicBus(await createNatsTransport(options), options.logger);
+}
+
+/** The raw NATS transport behind `createNatsBus`. */
+export async function createNatsTransport(options: NatsBusOptions): Promise<Transport> {
   const { streamName, streamSubjects, logger } = options;
   if (!streamName) throw new TypeError("streamName is required");
   if (streamSubjects.length === 0) throw new TypeError("streamSubjects must name at least one subject");
@@ -134,7 +140,7 @@ function watchConnection(nc: NatsConnection, logger: BusLogger): ConnectionWatch
   return { downSince: () => downSince, reconnectListeners };
 }
 
-function natsBus(nc: NatsConnection, jsm: JetStreamManager, streamName: string, logger: BusLogger, watch: ConnectionWatch): Bus {
+function natsBus(nc: NatsConnection, jsm: JetStreamManager, streamName: string, logger: BusLogger, watch: ConnectionWatch): Transport {
   const js = nc.jetstream();
   const consumers = new Set<Consumer>();
 

@@ -1,8 +1,10 @@
 import { type NatsConnection, connect, nuid } from "nats";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Bus, EventMessage } from "./bus.js";
+import type { EventMessage } from "./bus.js";
 import { createNatsBus } from "./nats-bus.js";
 import { type OutboxEvent, type OutboxSource, startOutboxRelay } from "./outbox-relay.js";
+import { anything, eventOn } from "./topic.fixture.js";
+import type { Bus } from "./topic.js";
 
 const servers = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const admin: NatsConnection | null = await connect({ servers, timeout: 1000, reconnect: false }).catch(() => null);
@@ -23,7 +25,12 @@ describe.skipIf(!admin)("outbox relay on JetStream", () => {
   });
 
   it("delivers each event exactly once when markPublished fails after the publish", async () => {
-    const rows = ["e1", "e2", "e3"].map((id) => ({ id, subject: `${stream}.feature-updated`, payload: { id }, published: false }));
+    const rows = ["e1", "e2", "e3"].map((id) => ({
+      id,
+      topic: eventOn(`${stream}.feature-updated`, anything),
+      payload: { id },
+      published: false,
+    }));
     let marksToFail = 1;
     const source: OutboxSource = {
       async pending(limit): Promise<OutboxEvent[]> {
@@ -35,7 +42,7 @@ describe.skipIf(!admin)("outbox relay on JetStream", () => {
       },
     };
     const seen: EventMessage[] = [];
-    const consumer = await bus.consume("relay-check", `${stream}.>`, (msg) => void seen.push(msg));
+    const consumer = await bus.consume("relay-check", eventOn(`${stream}.>`, anything), (msg) => void seen.push(msg));
 
     const crashed = startOutboxRelay({ source, bus, logger, intervalMs: 60_000 });
     await vi.waitFor(() =>

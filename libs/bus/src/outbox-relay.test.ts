@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Bus } from "./bus.js";
 import { createMemoryBus } from "./memory-bus.js";
+import { anything, eventOn } from "./topic.fixture.js";
+import type { Bus } from "./topic.js";
 import { type OutboxEvent, type OutboxRelay, type OutboxSource, startOutboxRelay } from "./outbox-relay.js";
 
 /** Outbox in memory; `failMarks` makes the next markPublished calls throw after the publish. */
@@ -14,7 +15,7 @@ function createFakeOutbox() {
       return rows
         .filter((r) => !r.published)
         .slice(0, limit)
-        .map(({ id, subject, payload }) => ({ id, subject, payload }));
+        .map(({ id, topic, payload }) => ({ id, topic, payload }));
     },
     async markPublished(ids) {
       if (failMarks > 0 && failMarks--) throw new Error("store write failed");
@@ -23,13 +24,14 @@ function createFakeOutbox() {
   };
   return {
     source,
-    add: (id: string, payload: unknown = { id }) => rows.push({ id, subject: `events.${id}`, payload, published: false }),
+    add: (id: string, payload: unknown = { id }) => rows.push({ id, topic: eventOn(`events.${id}`, anything), payload, published: false }),
     failNextMarks: (n: number) => (failMarks = n),
     failNextReads: (n: number) => (failReads = n),
     unpublished: () => rows.filter((r) => !r.published).map((r) => r.id),
   };
 }
 
+const allEvents = eventOn("events.>", anything);
 const logger = () => ({ info: vi.fn(), warn: vi.fn(), error: vi.fn(), debug: vi.fn() });
 
 describe("outbox relay", () => {
@@ -47,7 +49,7 @@ describe("outbox relay", () => {
     outbox.add("a", { n: 1 });
     outbox.add("b", { n: 2 });
     const seen: unknown[] = [];
-    await bus.consume("c", "events.>", (msg) => void seen.push([msg.msgId, msg.subject, msg.data]));
+    await bus.consume("c", allEvents, (msg) => void seen.push([msg.msgId, msg.subject, msg.data]));
     relay = startOutboxRelay({ source: outbox.source, bus, logger: logger(), intervalMs: 60_000 });
     await relay.runOnce();
     expect(outbox.unpublished()).toEqual([]);
@@ -67,7 +69,7 @@ describe("outbox relay", () => {
     outbox.failNextMarks(1);
     const publishEvent = vi.spyOn(bus, "publishEvent");
     const seen: string[] = [];
-    await bus.consume("c", "events.>", (msg) => void seen.push(msg.msgId!));
+    await bus.consume("c", allEvents, (msg) => void seen.push(msg.msgId!));
     relay = startOutboxRelay({ source: outbox.source, bus, logger: log, intervalMs: 60_000 });
     await vi.waitFor(() =>
       expect(log.error).toHaveBeenCalledWith(

@@ -1,8 +1,10 @@
-import type { Bus, BusLogger } from "./bus.js";
+import type { BusLogger } from "./bus.js";
+import type { Bus, EventTopic } from "./topic.js";
 
+/** An event written with the change that caused it, to publish on its (concrete) topic. */
 export interface OutboxEvent {
   id: string;
-  subject: string;
+  topic: EventTopic<unknown> & { readonly wildcard?: false };
   payload: unknown;
 }
 
@@ -55,7 +57,7 @@ export function startOutboxRelay({ source, bus, logger, intervalMs = 1000, batch
         const done: string[] = [];
         try {
           for (const event of batch) {
-            await bus.publishEvent(event.subject, event.payload, { msgId: event.id });
+            await bus.publishEvent(event.topic, event.payload, { msgId: event.id });
             done.push(event.id);
           }
         } finally {

@@ -7,6 +7,7 @@ import { connect } from "nats";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTokenSecret, tokenDigest } from "@vexil/auth";
 import { loadConfig } from "@vexil/config";
+import { domainEventSchema, topics } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
 import { platformEnv } from "./platform-config.js";
 import { closeEngines, openEngines } from "./service-process.js";
@@ -82,8 +83,15 @@ describe.skipIf(!available)("openEngines with NATS and Redis", () => {
     const engines = await open("admin");
     try {
       const seen: string[] = [];
-      const consumer = await engines.bus.consume("runtime-test", "events.>", (msg) => void seen.push(msg.subject));
-      await engines.bus.publishEvent("events.feature-created", { id: "1" }, { msgId: `${namespace}-1` });
+      const consumer = await engines.bus.consume("runtime-test", topics.domainEvents, (msg) => void seen.push(msg.subject));
+      const event = domainEventSchema.parse({
+        id: "1",
+        type: "feature-created",
+        createdAt: new Date().toISOString(),
+        createdBy: "test",
+        createdByUserId: 1,
+      });
+      await engines.bus.publishEvent(topics.domainEvents.of("feature-created"), event, { msgId: `${namespace}-1` });
       const deadline = Date.now() + 3000;
       while (seen.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       await consumer.stop();

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "@vexil/config";
+import { topics } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
 import { engineReadiness } from "./engines.js";
 import { openEngines, closeEngines } from "./service-process.js";
@@ -33,9 +34,9 @@ describe("openEngines without servers", () => {
       await engines.store.ping();
       await engines.cache.set("k", "v");
       expect(await engines.cache.get("k")).toBe("v");
-      const heard = new Promise((resolve) => engines.bus.subscribe("hello", resolve));
-      engines.bus.publish("hello", { ok: true });
-      expect(await heard).toEqual({ ok: true });
+      const heard = new Promise((resolve) => engines.bus.subscribe(topics.tokensChanged, resolve));
+      engines.bus.publish(topics.tokensChanged, { count: 1 });
+      expect(await heard).toEqual({ count: 1 });
       await engines.store.collection<{ _id: string }>("things").insertOne({ _id: "a" });
     } finally {
       await closeEngines(engines);

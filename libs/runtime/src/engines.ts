@@ -1,12 +1,10 @@
 import { createMemoryBus, createNatsBus, namespacedBus, type Bus } from "@vexil/bus";
 import { createMemoryCache, createRedisCache, type Cache } from "@vexil/cache";
 import type { ReadinessCheck } from "@vexil/http";
+import { eventStreamSubjects } from "@vexil/contracts";
 import type { Logger } from "@vexil/logger";
 import { createEmbeddedEngine, createMongoEngine, type StoreEngine } from "@vexil/store";
 import { storeLocation, type PlatformConfig } from "./platform-config.js";
-
-/** Subjects kept durably in the event stream: the domain events and the received signals. */
-export const eventStreamSubjects = ["events.>", "signals.received"];
 
 export async function openStore(config: PlatformConfig, service: string): Promise<StoreEngine> {
   const { database, dir } = storeLocation(config, service);
@@ -14,7 +12,7 @@ export async function openStore(config: PlatformConfig, service: string): Promis
 }
 
 export async function openBus(config: PlatformConfig, service: string, logger: Logger): Promise<Bus> {
-  if (!config.NATS_URL) return createMemoryBus();
+  if (!config.NATS_URL) return createMemoryBus({ logger: logger.child({ module: "bus" }) });
   const namespace = config.NATS_NAMESPACE;
   const bus = await createNatsBus({
     servers: config.NATS_URL,

@@ -3,30 +3,7 @@ import { isNoResponders, type Bus, type Subscription } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
 import type { ReadinessCheck } from "@vexil/http";
 import type { Logger } from "@vexil/logger";
-import { z } from "zod";
-
-/** Where the owner of API tokens (admin) shares the grants and announces changes. */
-export const tokenGrantsKey = "tokens:grants";
-export const tokenGrantsChanged = "tokens.changed";
-/** Request/reply: the owner answers with every grant, for a reader that found the cache without them. */
-export const tokenGrantsRequest = "tokens.grants";
-/** Every service reports which tokens it admitted (digests only, batched) so admin can set `seenAt`. */
-export const tokensSeen = "tokens.seen";
-
-export interface TokensSeen {
-  digests: string[];
-}
-
-const tokenGrantSchema = z.object({
-  digest: z.string(),
-  tokenName: z.string(),
-  type: z.enum(["admin", "client", "frontend"]),
-  environment: z.string(),
-  projects: z.array(z.string()),
-  expiresAt: z.string().nullable(),
-  userId: z.number().optional(),
-});
-export const tokenGrantsSchema = z.array(tokenGrantSchema);
+import { tokenGrantsKey, tokenGrantsSchema, topics, type TokensSeen } from "@vexil/contracts";
 
 /**
  * Admin side: replace the shared grants, then tell every service to reload. The announcement goes
@@ -36,7 +13,7 @@ export async function publishTokenGrants(cache: Cache, bus: Bus, grants: TokenGr
   try {
     await cache.setJson(tokenGrantsKey, grants);
   } finally {
-    bus.publish(tokenGrantsChanged, { count: grants.length });
+    bus.publish(topics.tokensChanged, { count: grants.length });
   }
 }
 
@@ -51,7 +28,7 @@ export function sharedTokenGrants(cache: Cache, bus: Bus, { requestTimeoutMs = 3
       const cached = await cache.getJson(tokenGrantsKey).catch(() => null);
       const parsed = tokenGrantsSchema.safeParse(cached);
       if (cached !== null && parsed.success) return parsed.data;
-      return tokenGrantsSchema.parse(await bus.request(tokenGrantsRequest, {}, { timeoutMs: requestTimeoutMs }));
+      return bus.request(topics.tokenGrants, {}, { timeoutMs: requestTimeoutMs });
     },
   };
 }
@@ -85,7 +62,7 @@ export async function openSharedTokenSet(
     const report: TokensSeen = { digests: [...used] };
     used.clear();
     try {
-      bus.publish(tokensSeen, report);
+      bus.publish(topics.tokensSeen, report);
     } catch (err) {
       logger?.warn({ err }, "could not report token use");
     }
@@ -111,7 +88,7 @@ export async function openSharedTokenSet(
     }
   };
   const subscriptions: Subscription[] = [
-    bus.subscribe(tokenGrantsChanged, () => reload()),
+    bus.subscribe(topics.tokensChanged, () => reload()),
     bus.onReconnect(() => void reload()),
     cache.onReconnect(() => void reload()),
   ];

@@ -1,4 +1,4 @@
-import { addonTopics, type AddonConfig, type DomainEvent } from "@vexil/contracts";
+import { topics, type AddonConfig, type DomainEvent } from "@vexil/contracts";
 import type { Bus, Subscription } from "@vexil/bus";
 import type { Logger } from "@vexil/logger";
 
@@ -37,7 +37,7 @@ export class AddonConfigs {
   start(): void {
     const refresh = () => void this.refresh().catch((err) => this.log.warn({ err }, "could not refresh addon configurations"));
     // Change notices sent while NATS was away are lost: fetch again once it is back.
-    this.subscriptions = [this.bus.subscribe(addonTopics.changed.subject, refresh), this.bus.onReconnect(refresh)];
+    this.subscriptions = [this.bus.subscribe(topics.addonsChanged, refresh), this.bus.onReconnect(refresh)];
     // At a cluster start admin may come up after this service: not an error, the list is fetched
     // again with the first event and on every change admin announces.
     this.refresh().catch((err: unknown) =>
@@ -54,8 +54,7 @@ export class AddonConfigs {
     const next = this.chain
       .catch(() => undefined)
       .then(async () => {
-        const reply = await this.bus.request(addonTopics.list.subject, {});
-        const { addons } = addonTopics.list.reply.parse(reply);
+        const { addons } = await this.bus.request(topics.addonsList, {});
         this.addons = addons;
         return addons;
       });

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { connect } from "nats";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { addonTopics, type AddonConfig, type DomainEvent, type IntegrationEvents } from "@vexil/contracts";
+import { topics, type AddonConfig, type DomainEvent } from "@vexil/contracts";
 import type { Bus } from "@vexil/bus";
 import { createMemoryCache } from "@vexil/cache";
 import { createLogger } from "@vexil/logger";
@@ -74,7 +74,7 @@ describe.skipIf(!nats)("addon delivery with two replicas sharing one store", () 
       projects: [],
       environments: [],
     }));
-    bus.reply(addonTopics.list.subject, () => ({ addons }));
+    bus.reply(topics.addonsList, () => ({ addons }));
   });
   afterEach(async () => {
     await Promise.all(replicas.splice(0).map((r) => r.stop()));
@@ -124,7 +124,7 @@ describe.skipIf(!nats)("addon delivery with two replicas sharing one store", () 
       preData: null,
       tags: [],
     }));
-  const publish = (e: DomainEvent) => bus.publishEvent(`events.${e.type}`, e, { msgId: e.id });
+  const publish = (e: DomainEvent) => bus.publishEvent(topics.domainEvents.of(e.type), e, { msgId: e.id });
   const namesAt = (path: string) => received.filter((r) => r.path === path).map((r) => r.featureName);
 
   it("delivers 50 events to each addon exactly once, in order per addon", async () => {
@@ -163,8 +163,7 @@ describe.skipIf(!nats)("addon delivery with two replicas sharing one store", () 
     // a comes back to life with a 2xx far too late: its claims were taken, it records nothing.
     unstick.forEach((answer) => answer());
     await new Promise((r) => setTimeout(r, 2 * settings.leaseMs));
-    const log = ((await bus.request(addonTopics.deliveries.subject, { addonId: 1, limit: 100, offset: 0 })) as IntegrationEvents)
-      .integrationEvents;
+    const log = (await bus.request(topics.addonDeliveries, { addonId: 1, limit: 100, offset: 0 })).integrationEvents;
     expect(log.map((entry) => [entry.state, entry.details.attempt])).toEqual(burst.map(() => ["success", 1]));
     expect(a.sent).toHaveLength(3);
   }, 20_000);

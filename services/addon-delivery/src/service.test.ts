@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { addonTopics, type AddonConfig, type DomainEvent, type IntegrationEvents } from "@vexil/contracts";
+import { topics, type AddonConfig, type DomainEvent } from "@vexil/contracts";
 import { createMemoryBus, type Bus } from "@vexil/bus";
 import { createMemoryCache } from "@vexil/cache";
 import { createLogger } from "@vexil/logger";
@@ -67,7 +67,7 @@ describe("addon delivery service", () => {
     sent = [];
     answer = async () => ({ statusCode: 200, body: "" });
     // Stands in for admin: answers with the current list.
-    bus.reply(addonTopics.list.subject, () => ({ addons }));
+    bus.reply(topics.addonsList, () => ({ addons }));
   });
   afterEach(async () => {
     await service?.stop();
@@ -86,10 +86,10 @@ describe("addon delivery service", () => {
     });
     await service.start();
   }
-  const publish = (e: DomainEvent) => bus.publishEvent(`events.${e.type}`, e, { msgId: e.id });
+  const publish = (e: DomainEvent) => bus.publishEvent(topics.domainEvents.of(e.type), e, { msgId: e.id });
   const urlsSent = () => sent.map((r) => r.url);
   const deliveryLog = async (addonId: number) =>
-    ((await bus.request(addonTopics.deliveries.subject, { addonId, limit: 100, offset: 0 })) as IntegrationEvents).integrationEvents;
+    (await bus.request(topics.addonDeliveries, { addonId, limit: 100, offset: 0 })).integrationEvents;
 
   it("delivers to each addon that takes the event: type, project and environment", async () => {
     addons = [
@@ -122,7 +122,7 @@ describe("addon delivery service", () => {
     await publish(event());
     addons = [webhook(1)];
     // Announced: admin publishes addons.changed after the commit.
-    bus.publish(addonTopics.changed.subject, { addonId: 1 });
+    bus.publish(topics.addonsChanged, { addonId: 1 });
     await new Promise((r) => setTimeout(r, 20));
     await publish(event());
     await vi.waitFor(() => expect(sent).toHaveLength(1));
@@ -257,9 +257,9 @@ describe("addon delivery service", () => {
     });
     await lonely.start();
     const e = event();
-    await lonelyBus.publishEvent(`events.${e.type}`, e, { msgId: e.id });
+    await lonelyBus.publishEvent(topics.domainEvents.of(e.type), e, { msgId: e.id });
     await new Promise((r) => setTimeout(r, 50));
-    lonelyBus.reply(addonTopics.list.subject, () => ({ addons: [webhook(9)] }));
+    lonelyBus.reply(topics.addonsList, () => ({ addons: [webhook(9)] }));
     await vi.waitFor(() => expect(urlsSent()).toEqual(["https://hooks.example.com/9"]), { timeout: 3000 });
     await lonely.stop();
     await lonelyBus.close();

@@ -1,5 +1,5 @@
 import express from "express";
-import { addonTopics, domainEventSchema, subjects, type DomainEvent } from "@vexil/contracts";
+import { topics, type DomainEvent } from "@vexil/contracts";
 import type { Consumer, Subscription } from "@vexil/bus";
 import type { Logger } from "@vexil/logger";
 import { startRetention, type Engines, type Retention, type VexilService } from "@vexil/runtime";
@@ -88,8 +88,7 @@ export async function createAddonDeliveryService({
       },
     ],
     async start() {
-      deliveryLog = engines.bus.reply(addonTopics.deliveries.subject, async (payload) => {
-        const { addonId, limit, offset } = addonTopics.deliveries.request.parse(payload);
+      deliveryLog = engines.bus.reply(topics.addonDeliveries, async ({ addonId, limit, offset }) => {
         return { integrationEvents: await store.logOf(addonId, { limit, offset }) };
       });
       configs.start();
@@ -104,25 +103,12 @@ export async function createAddonDeliveryService({
         clock,
         logger: log,
       });
-      consumer = await engines.bus.consume(
-        deliveryConsumerName,
-        subjects.allDomainEvents,
-        async (msg) => {
-          const parsed = domainEventSchema.safeParse(msg.data);
-          if (!parsed.success) {
-            // Not an event this service can read: nothing to deliver, and retrying will not change it.
-            log.error({ seq: msg.seq, subject: msg.subject, issues: parsed.error.issues }, "skipping malformed domain event");
-            return;
-          }
-          await handle(parsed.data);
-        },
-        {
-          // Failures here are the store or admin being unreachable: wait and try again, for a long time.
-          maxDeliver: 100,
-          backoffMs: (attempt) => Math.min(30_000, 250 * 2 ** Math.min(attempt, 7)),
-          onDeadLetter: (msg, err) => log.error({ err, seq: msg.seq, subject: msg.subject }, "event could not be queued for delivery"),
-        },
-      );
+      consumer = await engines.bus.consume(deliveryConsumerName, topics.domainEvents, (msg) => handle(msg.data), {
+        // Failures here are the store or admin being unreachable: wait and try again, for a long time.
+        maxDeliver: 100,
+        backoffMs: (attempt) => Math.min(30_000, 250 * 2 ** Math.min(attempt, 7)),
+        onDeadLetter: (msg, err) => log.error({ err, seq: msg.seq, subject: msg.subject }, "event could not be queued for delivery"),
+      });
     },
     async stop() {
       retention?.stop();

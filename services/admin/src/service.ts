@@ -1,7 +1,7 @@
 import express, { type Router } from "express";
 import { apiTokenAuthenticator, authenticate, requireTokenType } from "@vexil/auth";
 import { startOutboxRelay } from "@vexil/bus";
-import { snapshotRepublish } from "@vexil/contracts";
+import { topics } from "@vexil/contracts";
 import { startRetention, type VexilService } from "@vexil/runtime";
 import { actionRoutes } from "./actions/action-routes.js";
 import { addonRoutes } from "./addons/addon-routes.js";
@@ -153,7 +153,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
         void snapshotPublisher.republish().catch((err: unknown) => logger.warn({ err }, "rewriting the snapshots failed"));
       for (const subscription of [
         // A frontend-eval that found the cache without whole snapshots asks for them here.
-        engines.bus.reply(snapshotRepublish.subject, async () => ({ environments: await snapshotPublisher.republish() }), {
+        engines.bus.reply(topics.snapshotRepublish, async () => ({ environments: await snapshotPublisher.republish() }), {
           queue: "admin",
         }),
         // Snapshot announcements sent while NATS was away are lost; a Redis that restarted lost the snapshots.

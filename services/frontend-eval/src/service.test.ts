@@ -16,6 +16,7 @@ import {
 import { createHttpApp, listen, withFastRoutes, type RunningServer } from "@vexil/http";
 import { createLogger } from "@vexil/logger";
 import { publishTokenGrants, type VexilService } from "@vexil/runtime";
+import { z } from "zod";
 import { createFrontendEvalService } from "./service.js";
 
 const logger = createLogger({ service: "test", level: "silent" });
@@ -125,7 +126,7 @@ describe("frontend-eval service", () => {
   /** What the admin does after a change: write the snapshot, then announce it. */
   async function publish(snapshot: Stored, change: { previousRevision: number; changedFeatures: string[] } | undefined = undefined) {
     await writeSnapshot(cache, snapshot);
-    bus.publish(topics.snapshotUpdated("development").subject, { environment: "development", revision: snapshot.revision, ...change });
+    bus.publish(topics.snapshotUpdated.of("development"), { environment: "development", revision: snapshot.revision, ...change });
   }
 
   beforeAll(async () => {
@@ -138,7 +139,7 @@ describe("frontend-eval service", () => {
     ]);
     await cache.setJson(snapshotEnvironmentsKey, ["development"]);
     await writeSnapshot(cache, stored(10, initialFeatures));
-    bus.subscribe(topics.featuresSeen.subject, (payload) => {
+    bus.subscribe(topics.featuresSeen, (payload) => {
       seen.push(payload);
     });
     service = await createFrontendEvalService({
@@ -418,8 +419,9 @@ describe("frontend-eval service", () => {
     });
 
     it("ignores announcements older than what it holds", async () => {
-      bus.publish(topics.snapshotUpdated("development").subject, { environment: "development", revision: 3 });
-      bus.publish(topics.snapshotUpdated("development").subject, { nonsense: true });
+      bus.publish(topics.snapshotUpdated.of("development"), { environment: "development", revision: 3 });
+      // A publisher that does not follow the contract.
+      bus.publish({ ...topics.snapshotUpdated.of("development"), schema: z.unknown() }, { nonsense: true });
       const body = await (await get("/api/client/features", tokens.client)).json();
       expect(body.meta.revisionId).toBe(12);
     });
@@ -432,7 +434,7 @@ describe("frontend-eval service", () => {
       await writeSnapshot(cache, stored(13, [feature("alpha"), feature("delta"), gamma]));
       const reads = vi.spyOn(cache, "get");
       const readsJson = vi.spyOn(cache, "getJson");
-      bus.publish(topics.snapshotUpdated("development").subject, {
+      bus.publish(topics.snapshotUpdated.of("development"), {
         environment: "development",
         revision: 13,
         previousRevision: 12,

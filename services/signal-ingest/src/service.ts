@@ -1,6 +1,6 @@
 import express from "express";
 import { startOutboxRelay, type OutboxRelay, type Subscription } from "@vexil/bus";
-import { listSignalsReplySchema, listSignalsRequestSchema, listSignalsSubject } from "@vexil/contracts";
+import { topics } from "@vexil/contracts";
 import type { Logger } from "@vexil/logger";
 import { Counter, Registry } from "@vexil/metrics";
 import type { Engines, VexilService } from "@vexil/runtime";
@@ -66,11 +66,8 @@ export async function createSignalIngestService({
       relay = startOutboxRelay({ source: signals, bus: engines.bus, logger: logger.child({ module: "signal-relay" }) });
       // Admin's received-signals API asks here; one instance of the group answers each request.
       lister = engines.bus.reply(
-        listSignalsSubject,
-        async (payload) => {
-          const { endpointId, limit, offset } = listSignalsRequestSchema.parse(payload);
-          return listSignalsReplySchema.parse({ signals: await signals.list(endpointId, { limit, offset }) });
-        },
+        topics.signalsList,
+        async ({ endpointId, limit, offset }) => ({ signals: await signals.list(endpointId, { limit, offset }) }),
         { queue: "signal-ingest" },
       );
     },

@@ -1,4 +1,4 @@
-import { addonTopics, type AddonDeliveriesRequest, type IntegrationEvents } from "@vexil/contracts";
+import { topics, type AddonDeliveriesRequest, type IntegrationEvents } from "@vexil/contracts";
 import { BusRequestError, type Bus, type Subscription } from "@vexil/bus";
 import { NotReady } from "@vexil/errors";
 import type { AddonService, AddonServiceDeps } from "./addon-service.js";
@@ -10,12 +10,11 @@ const deliveriesTimeoutMs = 5000;
 export function addonBusClient(bus: Bus): Pick<AddonServiceDeps, "announceChange" | "fetchDeliveries"> {
   return {
     announceChange(addonId) {
-      bus.publish(addonTopics.changed.subject, { addonId });
+      bus.publish(topics.addonsChanged, { addonId });
     },
     async fetchDeliveries(request: AddonDeliveriesRequest): Promise<IntegrationEvents> {
       try {
-        const reply = await bus.request(addonTopics.deliveries.subject, request, { timeoutMs: deliveriesTimeoutMs });
-        return addonTopics.deliveries.reply.parse(reply);
+        return await bus.request(topics.addonDeliveries, request, { timeoutMs: deliveriesTimeoutMs });
       } catch (err) {
         if (err instanceof BusRequestError && err.code !== "remote") {
           throw new NotReady(`The addon delivery service is not answering (${err.code}); try again shortly`);
@@ -28,5 +27,5 @@ export function addonBusClient(bus: Bus): Pick<AddonServiceDeps, "announceChange
 
 /** Answers the delivery service's `addons.list` requests with every configuration, in clear. */
 export function serveAddonConfigs(bus: Bus, addons: AddonService): Subscription {
-  return bus.reply(addonTopics.list.subject, async () => ({ addons: await addons.configs() }));
+  return bus.reply(topics.addonsList, async () => ({ addons: await addons.configs() }));
 }

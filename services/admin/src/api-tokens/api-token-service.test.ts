@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { TokenSet, tokenDigest, type TokenGrant } from "@vexil/auth";
 import { createMemoryBus, type Bus } from "@vexil/bus";
 import { createMemoryCache, type Cache } from "@vexil/cache";
-import { tokenGrantsKey, tokensSeen } from "@vexil/runtime";
+import { tokenGrantsKey, topics } from "@vexil/contracts";
 import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
+import { z } from "zod";
 import { systemActor } from "../access/access-service.js";
 import { seedDefaults } from "../bootstrap/seed-defaults.js";
 import { createEnvironmentStore } from "../environments/environment-store.js";
@@ -81,8 +82,8 @@ describe("ApiTokenService", () => {
   it("records seenAt from use reports by digest", async () => {
     const token = await service.create({ tokenName: "reported", type: "client" }, systemActor);
     const subscription = service.recordUseReports();
-    bus.publish(tokensSeen, { digests: [tokenDigest(token.secret)] });
-    bus.publish(tokensSeen, { nonsense: true });
+    bus.publish({ ...topics.tokensSeen, schema: z.unknown() }, { nonsense: true });
+    bus.publish(topics.tokensSeen, { digests: [tokenDigest(token.secret)] });
     await vi.waitFor(async () => expect((await service.listByName("reported"))[0].seenAt).toBe(now.toISOString()));
     subscription.unsubscribe();
   });

@@ -3,7 +3,8 @@ import type { Bus, Subscription } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
 import { NotFoundError, ValidationError } from "@vexil/errors";
 import type { Logger } from "@vexil/logger";
-import { publishTokenGrants, tokenGrantsKey, tokenGrantsRequest, tokensSeen, type TokensSeen } from "@vexil/runtime";
+import { tokenGrantsKey, topics } from "@vexil/contracts";
+import { publishTokenGrants } from "@vexil/runtime";
 import type { Actor } from "../access/access-service.js";
 import type { EnvironmentStore } from "../environments/environment-store.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
@@ -165,7 +166,7 @@ export class ApiTokenService {
   /** Answers services that found the cache without the grants, and puts them back there. */
   serveGrants(): Subscription {
     return this.deps.bus.reply(
-      tokenGrantsRequest,
+      topics.tokenGrants,
       async () => {
         const grants = (await this.deps.tokens.list()).map(toGrant);
         this.deps.cache.setJson(tokenGrantsKey, grants).catch(() => undefined);
@@ -177,13 +178,8 @@ export class ApiTokenService {
 
   /** Records `seenAt` from the use reports every service sends. */
   recordUseReports(): Subscription {
-    return this.deps.bus.subscribe(tokensSeen, async (payload) => {
-      const digests = (payload as Partial<TokensSeen>).digests;
-      if (!Array.isArray(digests) || digests.length === 0) return;
-      await this.deps.tokens.markSeen(
-        digests.filter((d) => typeof d === "string"),
-        this.deps.clock(),
-      );
+    return this.deps.bus.subscribe(topics.tokensSeen, async ({ digests }) => {
+      await this.deps.tokens.markSeen(digests, this.deps.clock());
     });
   }
 

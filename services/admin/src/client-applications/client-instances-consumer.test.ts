@@ -1,11 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
 import { createMemoryBus } from "@vexil/bus";
-import { topics } from "@vexil/contracts";
+import { topics, type ClientInstanceSeen } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
+import { z } from "zod";
 import { consumeClientInstances } from "./client-instances-consumer.js";
 
 const logger = createLogger({ service: "test", level: "silent" });
-const instance = {
+const instance: ClientInstanceSeen = {
   appName: "shop",
   instanceId: "i1",
   sdkType: "backend",
@@ -21,10 +22,12 @@ describe("consumeClientInstances", () => {
       if (recordSeen.mock.calls.length === 1) throw new Error("store down");
     });
     const subscription = consumeClientInstances({ bus, applications: { recordSeen }, logger });
-    bus.publish(topics.clientInstancesSeen.subject, { instances: [] });
-    bus.publish(topics.clientInstancesSeen.subject, { instances: [{ ...instance, appName: "" }] });
-    bus.publish(topics.clientInstancesSeen.subject, { instances: [instance] });
-    bus.publish(topics.clientInstancesSeen.subject, { instances: [{ ...instance, instanceId: "i2" }] });
+    // A publisher that does not follow the contract.
+    const unchecked = { ...topics.clientInstancesSeen, schema: z.unknown() };
+    bus.publish(unchecked, { instances: [] });
+    bus.publish(unchecked, { instances: [{ ...instance, appName: "" }] });
+    bus.publish(topics.clientInstancesSeen, { instances: [instance] });
+    bus.publish(topics.clientInstancesSeen, { instances: [{ ...instance, instanceId: "i2" }] });
     await vi.waitFor(() => expect(recordSeen).toHaveBeenCalledTimes(2));
     expect(recordSeen).toHaveBeenLastCalledWith([{ ...instance, instanceId: "i2" }]);
     subscription.unsubscribe();

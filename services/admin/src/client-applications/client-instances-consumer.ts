@@ -1,4 +1,4 @@
-import { subscribeTopic, type Bus, type Subscription } from "@vexil/bus";
+import type { Bus, Subscription } from "@vexil/bus";
 import { topics, type ClientInstanceSeen } from "@vexil/contracts";
 import type { Logger } from "@vexil/logger";
 
@@ -12,16 +12,11 @@ export function consumeClientInstances({
   applications: { recordSeen(instances: readonly ClientInstanceSeen[]): Promise<void> };
   logger: Logger;
 }): Subscription {
-  return subscribeTopic(
-    bus,
-    topics.clientInstancesSeen,
-    async ({ instances }) => {
-      try {
-        await applications.recordSeen(instances);
-      } catch (err) {
-        logger.error({ err, instances: instances.length }, "recording client instances failed");
-      }
-    },
-    (issues) => logger.warn({ issues }, "ignoring a malformed client-instances notice"),
-  );
+  return bus.subscribe(topics.clientInstancesSeen, async ({ instances }) => {
+    try {
+      await applications.recordSeen(instances);
+    } catch (err) {
+      logger.error({ err, instances: instances.length }, "recording client instances failed");
+    }
+  });
 }

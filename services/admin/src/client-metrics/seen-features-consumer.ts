@@ -1,4 +1,4 @@
-import { subscribeTopic, type Bus, type Subscription } from "@vexil/bus";
+import type { Bus, Subscription } from "@vexil/bus";
 import { topics } from "@vexil/contracts";
 import type { Logger } from "@vexil/logger";
 
@@ -17,17 +17,12 @@ export function consumeSeenFeatures({
   lifecycle: { featureSeen(name: string, environment: string): Promise<void> };
   logger: Logger;
 }): Subscription {
-  return subscribeTopic(
-    bus,
-    topics.featuresSeen,
-    async ({ environment, features: names, seenAt }) => {
-      try {
-        await features.recordSeen(environment, names, new Date(seenAt));
-        for (const name of names) await lifecycle.featureSeen(name, environment);
-      } catch (err) {
-        logger.error({ err, environment }, "recording seen features failed");
-      }
-    },
-    (issues) => logger.warn({ issues }, "ignoring a malformed seen-features notice"),
-  );
+  return bus.subscribe(topics.featuresSeen, async ({ environment, features: names, seenAt }) => {
+    try {
+      await features.recordSeen(environment, names, new Date(seenAt));
+      for (const name of names) await lifecycle.featureSeen(name, environment);
+    } catch (err) {
+      logger.error({ err, environment }, "recording seen features failed");
+    }
+  });
 }

@@ -105,14 +105,7 @@ export async function createSignalsSlice({
         bus.onReconnect(reshare),
         cache.onReconnect(reshare),
       ];
-      consumer = await bus.consume(actionsConsumerName, topics.signalsReceived.subject, async (msg) => {
-        const parsed = topics.signalsReceived.schema.safeParse(msg.data);
-        if (!parsed.success) {
-          logger.warn({ seq: msg.seq, issues: parsed.error.issues }, "ignoring a malformed signal");
-          return;
-        }
-        await runner.handle(parsed.data);
-      });
+      consumer = await bus.consume(actionsConsumerName, topics.signalsReceived, (msg) => runner.handle(msg.data));
       recovery = startActionRecovery(runner, { intervalMs: defaultActionLeaseMs / 2, logger: logger.child({ module: "action-recovery" }) });
     },
     async stop(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { EventType } from "@vexil/contracts";
+import { topics, type EventType } from "@vexil/contracts";
 import type { OutboxEvent, OutboxSource } from "@vexil/bus";
 import type { Collection, StoreEngine, StoreSession } from "@vexil/store";
 import type { Actor } from "../access/access-service.js";
@@ -40,7 +40,6 @@ export interface EventDocument {
  */
 interface OutboxDocument {
   _id: number;
-  subject: string;
   payload: ReturnType<typeof toDomainEvent>;
 }
 
@@ -55,8 +54,6 @@ export interface EventQuery {
   offset?: number;
   limit?: number;
 }
-
-export const eventSubject = (type: string) => `events.${type}`;
 
 /** The event log and its outbox, both written in the same transaction as the change. */
 export class EventStore implements OutboxSource {
@@ -99,7 +96,7 @@ export class EventStore implements OutboxSource {
       tags: input.tags ?? [],
     };
     await this.events.insertOne(doc, { session });
-    await this.outbox.insertOne({ _id: doc._id, subject: eventSubject(doc.type), payload: toDomainEvent(doc) }, { session });
+    await this.outbox.insertOne({ _id: doc._id, payload: toDomainEvent(doc) }, { session });
     return doc;
   }
 
@@ -147,7 +144,7 @@ export class EventStore implements OutboxSource {
 
   async pending(limit: number): Promise<OutboxEvent[]> {
     const docs = await this.outbox.find({}, { sort: { _id: 1 }, limit });
-    return docs.map((doc) => ({ id: String(doc._id), subject: doc.subject, payload: doc.payload }));
+    return docs.map((doc) => ({ id: String(doc._id), topic: topics.domainEvents.of(doc.payload.type), payload: doc.payload }));
   }
 
   /** Events waiting in the outbox to be published. */

@@ -4,6 +4,7 @@ import path from "node:path";
 import { connect, nuid, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createNatsBus, namespacedBus, startOutboxRelay, type Bus, type EventMessage, type OutboxSource } from "@vexil/bus";
+import { topics } from "@vexil/contracts";
 import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
 import { systemActor } from "../access/access-service.js";
 import { EventStore } from "./event-store.js";
@@ -53,10 +54,10 @@ describe.skipIf(!nats)("admin outbox relay on JetStream", () => {
     const deliveries: EventMessage[] = [];
     const handled = new Set<string>();
     let sideEffects = 0;
-    const consumer = await bus.consume("outbox-it", "events.>", (msg) => {
+    const consumer = await bus.consume("outbox-it", topics.domainEvents, (msg) => {
       deliveries.push(msg);
       // Consumers are idempotent on the event id: a redelivered id is acknowledged, not applied.
-      const id = (msg.data as { id: string }).id;
+      const id = msg.data.id;
       if (handled.has(id)) return;
       handled.add(id);
       sideEffects++;
@@ -82,8 +83,8 @@ describe.skipIf(!nats)("admin outbox relay on JetStream", () => {
     for (const name of ["d", "e"]) await write(name);
     let publishesLeft = 1;
     const flakyBus: Pick<Bus, "publishEvent"> = {
-      publishEvent: (subject, payload, options) => {
-        if (publishesLeft-- > 0) return bus.publishEvent(subject, payload, options);
+      publishEvent: (topic, payload, options) => {
+        if (publishesLeft-- > 0) return bus.publishEvent(topic, payload, options);
         return Promise.reject(new Error("NATS connection closed"));
       },
     };

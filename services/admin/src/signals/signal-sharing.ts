@@ -1,12 +1,6 @@
 import { BusRequestError, type Bus, type Subscription } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
-import {
-  listSignalsReplySchema,
-  listSignalsSubject,
-  sharedSignalEndpoints,
-  type ListSignalsRequest,
-  type SharedSignalEndpoint,
-} from "@vexil/contracts";
+import { signalEndpointsCacheKey, topics, type ListSignalsRequest, type SharedSignalEndpoint } from "@vexil/contracts";
 import { NotReady } from "@vexil/errors";
 import type { Logger } from "@vexil/logger";
 import type { SignalReader } from "./signal-endpoint-service.js";
@@ -19,21 +13,21 @@ import type { SignalReader } from "./signal-endpoint-service.js";
 export function shareSignalEndpoints(cache: Cache, bus: Bus, logger: Pick<Logger, "warn">) {
   return async (endpoints: SharedSignalEndpoint[]): Promise<void> => {
     try {
-      await cache.setJson(sharedSignalEndpoints.cacheKey, endpoints);
+      await cache.setJson(signalEndpointsCacheKey, endpoints);
     } catch (err) {
       logger.warn({ err }, "could not write the signal endpoints to the cache; signal-ingest will ask admin");
     }
-    bus.publish(sharedSignalEndpoints.changedSubject, { count: endpoints.length });
+    bus.publish(topics.signalEndpointsChanged, { count: endpoints.length });
   };
 }
 
 /** Answers ingest instances that found the cache without the endpoints, and puts them back there. */
 export function serveSharedSignalEndpoints(cache: Cache, bus: Bus, list: () => Promise<SharedSignalEndpoint[]>): Subscription {
   return bus.reply(
-    sharedSignalEndpoints.requestSubject,
+    topics.signalEndpoints,
     async () => {
       const endpoints = await list();
-      cache.setJson(sharedSignalEndpoints.cacheKey, endpoints).catch(() => undefined);
+      cache.setJson(signalEndpointsCacheKey, endpoints).catch(() => undefined);
       return endpoints;
     },
     { queue: "admin" },
@@ -46,8 +40,7 @@ export function busSignalReader(bus: Bus, timeoutMs = 5000): SignalReader {
     async list(endpointId, { limit, offset }) {
       const request: ListSignalsRequest = { endpointId, limit, offset };
       try {
-        const reply = await bus.request(listSignalsSubject, request, { timeoutMs });
-        return listSignalsReplySchema.parse(reply).signals;
+        return (await bus.request(topics.signalsList, request, { timeoutMs })).signals;
       } catch (err) {
         if (err instanceof BusRequestError && err.code !== "remote") {
           throw new NotReady("The signal-ingest service is not answering; try again shortly");

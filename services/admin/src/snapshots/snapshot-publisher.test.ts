@@ -8,6 +8,7 @@ import {
   snapshotFeatureKey,
   snapshotIndexSchema,
   snapshotSegmentsKey,
+  topics,
   type EventType,
 } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
@@ -127,7 +128,7 @@ async function setup() {
   const cache = createMemoryCache();
   const bus = createMemoryBus();
   const announced: unknown[] = [];
-  bus.subscribe("snapshot.updated.*", (payload) => {
+  bus.subscribe(topics.snapshotUpdated, (payload) => {
     announced.push(payload);
   });
   const publisher = new SnapshotPublisher({

@@ -1,4 +1,4 @@
-import { publishTopic, type Bus } from "@vexil/bus";
+import type { Bus } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
 import {
   snapshotCacheKey,
@@ -348,6 +348,6 @@ export class SnapshotPublisher {
         : {}),
       ...(committedAt !== undefined ? { committedAt: new Date(committedAt).toISOString() } : {}),
     };
-    publishTopic(bus, topics.snapshotUpdated(environment), notice);
+    bus.publish(topics.snapshotUpdated.of(environment), notice);
   }
 }

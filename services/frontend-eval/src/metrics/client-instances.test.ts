@@ -17,8 +17,8 @@ const caller = { grant, environment: "development", clientIp: "10.0.0.1" };
 function collect() {
   const bus = createMemoryBus();
   const published: ClientInstancesSeen[] = [];
-  bus.subscribe(topics.clientInstancesSeen.subject, async (payload) => {
-    published.push(topics.clientInstancesSeen.schema.parse(payload));
+  bus.subscribe(topics.clientInstancesSeen, async (payload) => {
+    published.push(payload);
   });
   let now = new Date("2024-05-01T10:00:00.000Z");
   const instances = new ClientInstances({ bus, clock: () => now, flushIntervalMs: 60_000 });

@@ -66,7 +66,7 @@ export class ClientInstances {
     if (this.pending.size === 0) return;
     const instances = [...this.pending.values()];
     this.pending = new Map();
-    this.deps.bus.publish(topics.clientInstancesSeen.subject, { instances });
+    this.deps.bus.publish(topics.clientInstancesSeen, { instances });
   }
 
   stop(): void {

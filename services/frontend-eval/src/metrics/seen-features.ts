@@ -36,7 +36,7 @@ export class SeenFeatures {
     const seenAt = (this.deps.clock ?? (() => new Date()))().toISOString();
     for (const [environment, names] of batches) {
       const notice: FeaturesSeen = { environment, features: [...names], seenAt };
-      this.deps.bus.publish(topics.featuresSeen.subject, notice);
+      this.deps.bus.publish(topics.featuresSeen, notice);
     }
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryBus } from "@vexil/bus";
-import { usageTopics, type UsageReport } from "@vexil/contracts";
+import { topics, type UsageReport } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
 import { UsageCounts } from "./usage-counts.js";
 
@@ -15,8 +15,8 @@ describe("UsageCounts", () => {
   it("adds up posts per application, flag and hour and reports one batch per environment", async () => {
     const bus = createMemoryBus();
     const reports: UsageReport[] = [];
-    bus.reply(usageTopics.report.subject, (payload) => {
-      reports.push(usageTopics.report.request.parse(payload));
+    bus.reply(topics.usageReport, (report) => {
+      reports.push(report);
       return { stored: true };
     });
     const usage = new UsageCounts({ bus, logger, clock: () => at, flushIntervalMs: 60_000 });
@@ -36,8 +36,8 @@ describe("UsageCounts", () => {
     usage.add("production", metrics("shop", 1, 0));
     await usage.flush(); // nobody answers yet
     const reports: UsageReport[] = [];
-    bus.reply(usageTopics.report.subject, (payload) => {
-      reports.push(usageTopics.report.request.parse(payload));
+    bus.reply(topics.usageReport, (report) => {
+      reports.push(report);
       return { stored: true };
     });
     usage.add("production", metrics("shop", 1, 0));

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Bus } from "@vexil/bus";
-import { usageTopics, type ClientMetrics, type UsageCount, type UsageReport } from "@vexil/contracts";
+import { topics, type ClientMetrics, type UsageCount, type UsageReport } from "@vexil/contracts";
 import type { Logger } from "@vexil/logger";
 
 const hourMs = 3_600_000;
@@ -63,7 +63,7 @@ export class UsageCounts {
     this.unconfirmed = [];
     for (const report of reports) {
       try {
-        await this.deps.bus.request(usageTopics.report.subject, report, { timeoutMs: 5000 });
+        await this.deps.bus.request(topics.usageReport, report, { timeoutMs: 5000 });
       } catch (err) {
         this.unconfirmed.push(report);
         this.deps.logger.debug({ reason: err instanceof Error ? err.message : String(err) }, "usage counts not stored yet; sent again");

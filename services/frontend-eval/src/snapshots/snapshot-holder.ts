@@ -6,7 +6,6 @@ import {
   snapshotEnvironmentsKey,
   snapshotFeatureKey,
   snapshotIndexSchema,
-  snapshotRepublish,
   snapshotSegmentsKey,
   topics,
   type ClientSegment,
@@ -66,16 +65,9 @@ export class SnapshotHolder {
   ) {}
 
   async start(): Promise<void> {
-    const { bus, cache, logger } = this.deps;
+    const { bus, cache } = this.deps;
     this.subscriptions = [
-      bus.subscribe(topics.allSnapshotsUpdated.subject, (payload) => {
-        const notice = topics.allSnapshotsUpdated.schema.safeParse(payload);
-        if (!notice.success) {
-          logger.warn({ payload }, "ignoring a malformed snapshot announcement");
-          return;
-        }
-        void this.load(notice.data.environment, notice.data);
-      }),
+      bus.subscribe(topics.snapshotUpdated, (notice) => void this.load(notice.environment, notice)),
       bus.onReconnect(() => void this.reloadAll()),
       cache.onReconnect(() => void this.reloadAll()),
     ];
@@ -227,9 +219,9 @@ export class SnapshotHolder {
     this.republishing ??= new Promise((resolve) => setTimeout(resolve, wait))
       .then(() => {
         this.lastRepublishAt = Date.now();
-        return this.deps.bus.request(snapshotRepublish.subject, {}, { timeoutMs: 15_000 });
+        return this.deps.bus.request(topics.snapshotRepublish, {}, { timeoutMs: 15_000 });
       })
-      .then((reply) => snapshotRepublish.reply.parse(reply).environments)
+      .then((reply) => reply.environments)
       .catch((err: unknown) => {
         // Before admin has started nobody answers yet: expected, and it publishes every snapshot once it runs.
         if (!this.ready && isNoResponders(err)) this.deps.logger.info("snapshots: admin is not answering yet; loading them once it does");

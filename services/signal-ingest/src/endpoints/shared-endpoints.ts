@@ -1,6 +1,6 @@
 import { isNoResponders, type Bus } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
-import { sharedSignalEndpoints, type SharedSignalEndpoint } from "@vexil/contracts";
+import { sharedSignalEndpointsSchema, signalEndpointsCacheKey, topics, type SharedSignalEndpoint } from "@vexil/contracts";
 import { NotReady } from "@vexil/errors";
 import type { Logger } from "@vexil/logger";
 
@@ -38,11 +38,7 @@ export class SharedEndpoints {
         if (!shared.loaded && isNoResponders(err)) logger.info("signal endpoints: admin is not answering yet; loading them once it does");
         else logger.warn({ err }, "could not load the signal endpoints");
       });
-    shared.subscriptions = [
-      bus.subscribe(sharedSignalEndpoints.changedSubject, reload),
-      bus.onReconnect(reload),
-      cache.onReconnect(reload),
-    ];
+    shared.subscriptions = [bus.subscribe(topics.signalEndpointsChanged, reload), bus.onReconnect(reload), cache.onReconnect(reload)];
     reload();
     return shared;
   }
@@ -83,16 +79,22 @@ export class SharedEndpoints {
   }
 
   private async load(): Promise<void> {
-    let raw = await this.cache.getJson(sharedSignalEndpoints.cacheKey).catch(() => null);
-    raw ??= await this.bus.request(sharedSignalEndpoints.requestSubject, {}, { timeoutMs: 3000 });
-    const parsed = sharedSignalEndpoints.schema.safeParse(raw);
-    if (!parsed.success) {
-      this.logger.error({ issues: parsed.error.issues }, "shared signal endpoints are malformed; keeping the previous ones");
-      return;
+    const cached = await this.cache.getJson(signalEndpointsCacheKey).catch(() => null);
+    let endpoints: SharedSignalEndpoint[];
+    if (cached === null) {
+      // The reply is validated by the bus; a malformed one rejects and the endpoints held stay.
+      endpoints = await this.bus.request(topics.signalEndpoints, {}, { timeoutMs: 3000 });
+    } else {
+      const parsed = sharedSignalEndpointsSchema.safeParse(cached);
+      if (!parsed.success) {
+        this.logger.error({ issues: parsed.error.issues }, "shared signal endpoints are malformed; keeping the previous ones");
+        return;
+      }
+      endpoints = parsed.data;
     }
-    this.byName = new Map(parsed.data.map((e) => [e.name, e]));
+    this.byName = new Map(endpoints.map((e) => [e.name, e]));
     this.byDigest = new Map(
-      parsed.data.flatMap((e) => e.tokens.map((t) => [t.digest, { id: t.id, name: t.name, endpointId: e.id }] as const)),
+      endpoints.flatMap((e) => e.tokens.map((t) => [t.digest, { id: t.id, name: t.name, endpointId: e.id }] as const)),
     );
     this.loaded = true;
   }

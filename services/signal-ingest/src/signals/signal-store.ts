@@ -58,7 +58,7 @@ export async function createSignalStore(engine: StoreEngine): Promise<SignalStor
     },
     async pending(limit): Promise<OutboxEvent[]> {
       const docs = await signals.find({ announced: false }, { sort: { _id: 1 }, limit });
-      return docs.map((doc) => ({ id: `signal-${doc._id}`, subject: topics.signalsReceived.subject, payload: toAnnouncement(doc) }));
+      return docs.map((doc) => ({ id: `signal-${doc._id}`, topic: topics.signalsReceived, payload: toAnnouncement(doc) }));
     },
     async markPublished(ids) {
       const numeric = ids.map((id) => Number(id.replace(/^signal-/, "")));

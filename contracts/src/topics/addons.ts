@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { Topic } from "./events.js";
-import { jsonObjectSchema } from "./common.js";
-import { integrationEventsQuerySchema, integrationEventsSchema } from "./schemas/index.js";
+import { jsonObjectSchema } from "../common.js";
+import { integrationEventsQuerySchema, integrationEventsSchema } from "../schemas/addon.js";
+import { notice, request } from "./topic.js";
 
 /**
  * An addon as the delivery service needs it: parameters in clear, because it signs and sends with
@@ -28,26 +28,11 @@ export type AddonsChanged = z.infer<typeof addonsChangedSchema>;
 export const addonDeliveriesRequestSchema = integrationEventsQuerySchema.extend({ addonId: z.number().int().min(1) });
 export type AddonDeliveriesRequest = z.infer<typeof addonDeliveriesRequestSchema>;
 
-/** A request/reply subject: the request payload schema and the reply schema. */
-export interface RequestTopic<Req, Res> {
-  subject: string;
-  request: z.ZodType<Req, z.ZodTypeDef, unknown>;
-  reply: z.ZodType<Res, z.ZodTypeDef, unknown>;
-}
-
 export const addonTopics = {
   /** admin answers: every addon configuration, parameters in clear. */
-  list: {
-    subject: "addons.list",
-    request: z.object({}).passthrough(),
-    reply: addonConfigListSchema,
-  } satisfies RequestTopic<object, AddonConfigList>,
+  addonsList: request("addons.list", z.object({}).passthrough(), addonConfigListSchema),
   /** admin announces after each committed addon change. */
-  changed: { subject: "addons.changed", schema: addonsChangedSchema } satisfies Topic<AddonsChanged>,
+  addonsChanged: notice("addons.changed", addonsChangedSchema),
   /** addon-delivery answers: the delivery log of one addon, newest first. */
-  deliveries: {
-    subject: "addons.deliveries",
-    request: addonDeliveriesRequestSchema,
-    reply: integrationEventsSchema,
-  } satisfies RequestTopic<AddonDeliveriesRequest, z.infer<typeof integrationEventsSchema>>,
+  addonDeliveries: request("addons.deliveries", addonDeliveriesRequestSchema, integrationEventsSchema),
 } as const;
