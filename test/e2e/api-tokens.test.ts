@@ -110,7 +110,7 @@ describe("API tokens", () => {
     expect(await json(plain, 415)).toMatchObject(errorBody("ContentTypeerror"));
   });
 
-  it("finds tokens by name (endpoint 20), an empty list when none has it", async () => {
+  it("finds tokens by name with GET /api/admin/api-tokens/:name, an empty list when none has it", async () => {
     await api("/api/admin/api-tokens", { method: "POST", body: { tokenName: "twin", type: "client" } });
     await api("/api/admin/api-tokens", { method: "POST", body: { tokenName: "twin", type: "frontend" } });
     const { tokens } = await json(await api("/api/admin/api-tokens/twin"), 200);

@@ -282,7 +282,7 @@ describe.each(["default", "links-fresh"])("flags in project %s", (project) => {
       expect((await feature(n("loner"))).dependencies).toEqual([]);
     });
 
-    it("validates archiving (endpoint 16)", async () => {
+    it("validates archiving with POST /api/admin/projects/:projectId/archive/validate", async () => {
       const validate = (features: string[]) =>
         call(`/api/admin/projects/${project}/archive/validate`, { method: "POST", body: { features } }, 200, validateArchiveResponseSchema);
       expect(await validate([n("parent")])).toEqual({ parentsWithChildFeatures: [n("parent")], hasDeletedDependencies: true });

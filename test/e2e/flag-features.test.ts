@@ -39,7 +39,7 @@ describe.each(["default", "flags-fresh"])("flags in project %s", (project) => {
   });
 
   describe("the project overview and health report", () => {
-    it("serves the overview (endpoint 1) and the health report (endpoint 2)", async () => {
+    it("serves the overview (GET /api/admin/projects/:projectId) and the health report (GET /api/admin/projects/:projectId/health-report)", async () => {
       await createFlag(n("health-fresh"), { type: "release" });
       await createFlag(n("health-stale"), { type: "release" });
       await call(`/api/admin/features/${n("health-stale")}/stale/on`, { method: "POST" }, 200);
@@ -132,7 +132,7 @@ describe.each(["default", "flags-fresh"])("flags in project %s", (project) => {
       await call("/api/admin/features/validate", { method: "POST", body: { name: n("free-name") } }, 200);
     });
 
-    it("updates with PUT and JSON patch (endpoint 3), refusing a bad patch whole", async () => {
+    it("updates with PUT and PATCH (JSON patch) /api/admin/projects/:projectId/features/:featureName, refusing a bad patch whole", async () => {
       const put = await call(
         `${features}/${n("checkout")}`,
         { method: "PUT", body: { description: "d2", type: "release" } },
@@ -182,7 +182,7 @@ describe.each(["default", "flags-fresh"])("flags in project %s", (project) => {
       await call(`/api/admin/features/${n("checkout")}/stale/off`, { method: "POST" }, 200);
     });
 
-    it("enables an environment (endpoint 4) with the default strategy, disables it again", async () => {
+    it("enables an environment with POST /api/admin/projects/:projectId/features/:featureName/environments/:environment/on, with the default strategy, disables it again", async () => {
       await createFlag(n("rollout"));
       const on = await call(`${features}/${n("rollout")}/environments/development/on`, { method: "POST" }, 200, featureSchema);
       const dev = on.environments?.find((e) => e.name === "development");
@@ -321,7 +321,7 @@ describe.each(["default", "flags-fresh"])("flags in project %s", (project) => {
       await expectError(`${features}/ghost/favorites`, { method: "POST" }, 404, "NotFoundError");
     });
 
-    it("clones a flag (endpoint 12), replacing group ids when asked", async () => {
+    it("clones a flag with POST /api/admin/projects/:projectId/features/:featureName/clone, replacing group ids when asked", async () => {
       await call(
         `${features}/${n("rollout")}/environments/development/variants`,
         { method: "PUT", body: [{ name: "v", weight: 0, weightType: "variable", stickiness: "default" }] },

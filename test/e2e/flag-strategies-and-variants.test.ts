@@ -125,7 +125,7 @@ describe.each(["default", "flags-fresh"])("flags in project %s", (project) => {
     const path = `${features}/${n("colors")}/environments/development/variants`;
     beforeAll(() => createFlag(n("colors")));
 
-    it("replaces all variants (endpoint 6), spreading weights to 1000 in the given order, then sorting by name as Unleash does", async () => {
+    it("replaces all variants with PUT /api/admin/projects/:projectId/features/:featureName/environments/:environment/variants, spreading weights to 1000 in the given order, then sorting by name as Unleash does", async () => {
       const variable = (name: string) => ({ name, weight: 0, weightType: "variable", stickiness: "default" });
       const body = await call(
         path,

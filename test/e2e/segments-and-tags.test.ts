@@ -32,7 +32,7 @@ const listSegments = () => call("/api/admin/segments", {}, 200, segmentListSchem
 describe("segments", () => {
   let betaId: number;
 
-  it("creates a segment: 201, location, and every field of the contract (endpoint 7)", async () => {
+  it("creates a segment with POST /api/admin/segments: 201, location, and every field of the contract", async () => {
     const res = await vexil.api("/api/admin/segments", {
       method: "POST",
       body: { name: "beta", description: "Beta users", constraints: [constraint] },
@@ -60,7 +60,7 @@ describe("segments", () => {
     expect((await listSegments()).segments.map((s) => s.name)).toEqual(expect.arrayContaining(["beta", "staff"]));
   });
 
-  it("updates with 204: absent project becomes null, absent description is untouched (endpoint 13)", async () => {
+  it("updates with PUT /api/admin/segments/:id, 204: absent project becomes null, absent description is untouched", async () => {
     await call(`/api/admin/segments/${betaId}`, { method: "PUT", body: { name: "beta", project: "shop", constraints: [constraint] } }, 204);
     expect((await call(`/api/admin/segments/${betaId}`, {}, 200, segmentSchema)).project).toBe("shop");
     const res = await vexil.api(`/api/admin/segments/${betaId}`, { method: "PUT", body: { name: "beta-testers", constraints: [] } });
@@ -333,7 +333,7 @@ describe("tag types", () => {
   });
 });
 
-describe("tags (endpoint 18)", () => {
+describe("tags: /api/admin/tags", () => {
   const listTags = () => call("/api/admin/tags", {}, 200, tagListSchema);
 
   it("creates a tag: 201, {version, tag}, location, value trimmed", async () => {

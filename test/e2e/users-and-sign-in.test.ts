@@ -227,7 +227,7 @@ describe("public signup tokens", () => {
     expect(await json(weak, 400)).toMatchObject(errorBody("ValidationError"));
   });
 
-  it("updates either field (endpoint 8); enabled reads false once expired; signup then refused", async () => {
+  it("updates either field with PUT /api/admin/invite-link/tokens/:token; enabled reads false once expired; signup then refused", async () => {
     const disabled = await json(await api(`/api/admin/invite-link/tokens/${secret}`, { method: "PUT", body: { enabled: false } }), 200);
     expect(disabled).toMatchObject({ enabled: false, expiresAt: future });
     const refused = await api(`/invite/${secret}/signup`, {
@@ -288,7 +288,7 @@ describe("public signup tokens", () => {
   });
 });
 
-describe("SAML settings (endpoint 15)", () => {
+describe("SAML settings: GET and POST /api/admin/auth/saml/settings", () => {
   const valid = { enabled: true, entityId: "https://idp.example.com", signOnUrl: "https://idp.example.com/sso", certificate: "MIIC..." };
 
   it("reads disabled settings before any are saved", async () => {
@@ -329,7 +329,7 @@ describe("SAML settings (endpoint 15)", () => {
   });
 });
 
-describe("feedback (endpoint 19)", () => {
+describe("feedback: POST /feedback", () => {
   it("stores feedback from a signed-in caller and answers every field", async () => {
     const body = { category: "general", userType: "developer", difficultyScore: 3, positive: "fast", areasForImprovement: null };
     const saved = await json(await api("/feedback", { method: "POST", body }), 200);
