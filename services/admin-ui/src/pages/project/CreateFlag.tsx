@@ -1,13 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { featureTypeNames, type FeatureType } from "@vexil/contracts";
 import { useState, type FormEvent } from "react";
 import { useLocation } from "wouter";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
 import { keys } from "../../queries.js";
 import type { LoadedProject } from "./FlagsPanel.js";
-
-export const flagTypes = ["release", "experiment", "operational", "kill-switch", "permission", "sunset"] as const;
-type FlagType = (typeof flagTypes)[number];
 
 /** Whether a name fits the project's naming pattern, matched whole as the server matches it. */
 function namingFeedback(pattern: string | null | undefined, name: string): string | undefined {
@@ -23,7 +21,7 @@ export function CreateFlag({ projectId, project, onClose }: { projectId: string;
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const [name, setName] = useState("");
-  const [type, setType] = useState<FlagType>("release");
+  const [type, setType] = useState<FeatureType>("release");
   const [description, setDescription] = useState("");
   const [impressionData, setImpressionData] = useState(false);
   const naming = project.overview.featureNaming;
@@ -63,8 +61,8 @@ export function CreateFlag({ projectId, project, onClose }: { projectId: string;
               : undefined
           }
         />
-        <SelectField label="Flag type" value={type} onChange={(e) => setType(e.target.value as FlagType)}>
-          {flagTypes.map((t) => (
+        <SelectField label="Flag type" value={type} onChange={(e) => setType(e.target.value as FeatureType)}>
+          {featureTypeNames.map((t) => (
             <option key={t}>{t}</option>
           ))}
         </SelectField>

@@ -1,12 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
-import type { Feature } from "@vexil/contracts";
+import { featureTypeNames, type Feature } from "@vexil/contracts";
 import { useDeferredValue, useState } from "react";
 import { Link } from "wouter";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, SelectField, TextField } from "../../components/forms.js";
 import { useFlagSwitch } from "../../flag-switch.js";
 import { keys, type useProject } from "../../queries.js";
-import { CreateFlag, flagTypes } from "./CreateFlag.js";
+import { CreateFlag } from "./CreateFlag.js";
 
 export type LoadedProject = NonNullable<ReturnType<typeof useProject>["data"]>;
 
@@ -48,7 +48,7 @@ export function FlagsPanel({ projectId, project }: { projectId: string; project:
         />
         <SelectField label="Type" value={type} onChange={(e) => filter(setType)(e.target.value)}>
           <option value="">Any type</option>
-          {flagTypes.map((t) => (
+          {featureTypeNames.map((t) => (
             <option key={t}>{t}</option>
           ))}
         </SelectField>
