@@ -3,7 +3,9 @@ import type { FeatureEnvironment, FeatureStrategy } from "@vexil/contracts";
 import { useState } from "react";
 import { Link } from "wouter";
 import { adminApi, ok } from "../../api.js";
+import { arrayMove } from "@dnd-kit/sortable";
 import { ErrorNote } from "../../components/forms.js";
+import { SortableList } from "../../components/SortableList.js";
 import { toEditable, toVariants, VariantsEditor, weightProblem, type EditableVariant } from "../../components/VariantsEditor.js";
 import { useFlagSwitch } from "../../flag-switch.js";
 import { keys, useStrategyChoices } from "../../queries.js";
@@ -61,13 +63,15 @@ export function EnvironmentPanel({ target, environment }: { target: StrategyTarg
       await queryClient.invalidateQueries({ queryKey: keys.flag(target.projectId, target.flag) });
     },
   });
-  const strategies = [...(environment.strategies ?? [])].sort((a, b) => (a.sortOrder ?? 0) - (b.sortOrder ?? 0));
-  const move = (index: number, by: -1 | 1) => {
-    const order = [...strategies];
-    const [moved] = order.splice(index, 1);
-    order.splice(index + by, 0, moved!);
-    change.mutate({ kind: "order", order: order.map((s, i) => ({ id: s.id!, sortOrder: i })) });
+  // A dropped strategy stays where it was dropped while the new order is saved.
+  const [dropped, setDropped] = useState<string[] | undefined>();
+  const saved = [...(environment.strategies ?? [])].sort((a, b) => (a.sortOrder ?? 0) - (b.sortOrder ?? 0));
+  const strategies = dropped ? dropped.map((id) => saved.find((s) => s.id === id)!).filter(Boolean) : saved;
+  const reorder = (ids: string[]) => {
+    setDropped(ids);
+    change.mutate({ kind: "order", order: ids.map((id, i) => ({ id, sortOrder: i })) }, { onSettled: () => setDropped(undefined) });
   };
+  const move = (index: number, by: -1 | 1) => reorder(arrayMove(strategies, index, index + by).map((s) => s.id!));
   const requested = changeRequestId ?? toggle.data?.changeRequestId;
 
   return (
@@ -98,62 +102,72 @@ export function EnvironmentPanel({ target, environment }: { target: StrategyTarg
         </p>
       )}
       {strategies.length === 0 && <p className="hint">No strategies: when on, the flag is on for everyone in {environment.name}.</p>}
-      <ol className="strategies">
-        {strategies.map((strategy, index) => (
-          <li key={strategy.id}>
-            {editing !== undefined && editing !== "new" && editing.id === strategy.id ? (
-              <StrategyEditor
-                target={target}
-                strategy={strategy}
-                onDone={(r) => (setEditing(undefined), setChangeRequestId(r.changeRequestId))}
-              />
-            ) : (
-              <div className="strategy">
-                <div>
-                  <strong>
-                    {strategy.title || choices.data?.strategies.find((s) => s.name === strategy.name)?.displayName || strategy.name}
-                  </strong>
-                  {strategy.disabled && <span className="badge">disabled</span>}
-                  <div className="hint">{describeStrategy(strategy)}</div>
-                </div>
-                <div className="actions">
-                  <button
-                    type="button"
-                    onClick={() => setEditing(strategy)}
-                    aria-label={`Edit strategy ${index + 1} in ${environment.name}`}
-                  >
-                    Edit
-                  </button>
-                  <button
-                    type="button"
-                    disabled={index === 0 || change.isPending}
-                    onClick={() => move(index, -1)}
-                    aria-label={`Move strategy ${index + 1} up`}
-                  >
-                    ↑
-                  </button>
-                  <button
-                    type="button"
-                    disabled={index === strategies.length - 1 || change.isPending}
-                    onClick={() => move(index, 1)}
-                    aria-label={`Move strategy ${index + 1} down`}
-                  >
-                    ↓
-                  </button>
-                  <button
-                    type="button"
-                    className="danger"
-                    aria-label={`Delete strategy ${index + 1} in ${environment.name}`}
-                    onClick={() => confirm("Delete this strategy?") && change.mutate({ kind: "delete", id: strategy.id! })}
-                  >
-                    Delete
-                  </button>
-                </div>
+      <SortableList
+        className="strategies"
+        items={strategies}
+        idOf={(strategy) => strategy.id!}
+        nameOf={(strategy) => `strategy ${strategies.indexOf(strategy) + 1} in ${environment.name}`}
+        onReorder={reorder}
+        disabled={change.isPending || editing !== undefined}
+      >
+        {(strategy, index, handle) =>
+          editing !== undefined && editing !== "new" && editing.id === strategy.id ? (
+            <StrategyEditor
+              target={target}
+              strategy={strategy}
+              onDone={(r) => (setEditing(undefined), setChangeRequestId(r.changeRequestId))}
+            />
+          ) : (
+            <div className="strategy">
+              <button
+                type="button"
+                className="drag-handle"
+                aria-label={`Drag strategy ${index + 1} in ${environment.name}`}
+                {...handle.attributes}
+                {...handle.listeners}
+              >
+                ⠿
+              </button>
+              <div className="grow">
+                <strong>
+                  {strategy.title || choices.data?.strategies.find((s) => s.name === strategy.name)?.displayName || strategy.name}
+                </strong>
+                {strategy.disabled && <span className="badge">disabled</span>}
+                <div className="hint">{describeStrategy(strategy)}</div>
               </div>
-            )}
-          </li>
-        ))}
-      </ol>
+              <div className="actions">
+                <button type="button" onClick={() => setEditing(strategy)} aria-label={`Edit strategy ${index + 1} in ${environment.name}`}>
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  disabled={index === 0 || change.isPending}
+                  onClick={() => move(index, -1)}
+                  aria-label={`Move strategy ${index + 1} up`}
+                >
+                  ↑
+                </button>
+                <button
+                  type="button"
+                  disabled={index === strategies.length - 1 || change.isPending}
+                  onClick={() => move(index, 1)}
+                  aria-label={`Move strategy ${index + 1} down`}
+                >
+                  ↓
+                </button>
+                <button
+                  type="button"
+                  className="danger"
+                  aria-label={`Delete strategy ${index + 1} in ${environment.name}`}
+                  onClick={() => confirm("Delete this strategy?") && change.mutate({ kind: "delete", id: strategy.id! })}
+                >
+                  Delete
+                </button>
+              </div>
+            </div>
+          )
+        }
+      </SortableList>
       {editing === "new" ? (
         <StrategyEditor target={target} onDone={(r) => (setEditing(undefined), setChangeRequestId(r.changeRequestId))} />
       ) : (
