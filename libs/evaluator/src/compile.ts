@@ -1,5 +1,5 @@
 import { compileConstraint, never, type Check } from "./constraints.js";
-import { compileStrategyRule } from "./strategies.js";
+import { knownStrategyRule } from "./strategies.js";
 import type { ClientFeature, ClientFeaturesPayload, ClientStrategy, Segment } from "./types.js";
 import { compileVariants, type CompiledVariants } from "./variants.js";
 
@@ -36,7 +36,7 @@ export interface CompiledSnapshot {
 }
 
 // A feature with an empty strategy list is on for everyone, as in Unleash.
-const ON_FOR_ALL: CompiledStrategy = { checks: [], variants: undefined, unconditional: true };
+export const ON_FOR_ALL: CompiledStrategy = { checks: [], variants: undefined, unconditional: true };
 
 export function compileSnapshot(payload: ClientFeaturesPayload): CompiledSnapshot {
   const segments = new Map<number, Segment>();
@@ -88,15 +88,34 @@ function compileStrategies(feature: ClientFeature, segments: ReadonlyMap<number,
     .map((strategy) => compileStrategy(strategy, feature.name, segments));
 }
 
-function compileStrategy(strategy: ClientStrategy, featureName: string, segments: ReadonlyMap<number, Segment>): CompiledStrategy {
-  const checks = (strategy.constraints ?? []).map(compileConstraint);
-  for (const segmentId of strategy.segments ?? []) {
-    const segment = segments.get(segmentId);
-    // A strategy pointing at an unknown segment never matches, as in the SDKs.
-    if (!segment) checks.push(never);
-    else checks.push(...(segment.constraints ?? []).map(compileConstraint));
+/** A strategy's checks kept apart, so a result can be explained; evaluation runs them in this order. */
+export interface StrategyParts {
+  constraints: Check[];
+  // A segment the payload does not carry is undefined: the strategy then never matches, as in the SDKs.
+  segments: Array<{ id: number; segment: Segment | undefined; checks: Check[] }>;
+  // Undefined for a strategy this engine does not implement (a custom one): it never matches.
+  rule: Check | undefined;
+}
+
+export function compileStrategyParts(strategy: ClientStrategy, featureName: string, segments: ReadonlyMap<number, Segment>): StrategyParts {
+  return {
+    constraints: (strategy.constraints ?? []).map(compileConstraint),
+    segments: (strategy.segments ?? []).map((id) => {
+      const segment = segments.get(id);
+      return { id, segment, checks: (segment?.constraints ?? []).map(compileConstraint) };
+    }),
+    rule: knownStrategyRule(strategy, featureName),
+  };
+}
+
+export function compileStrategy(strategy: ClientStrategy, featureName: string, segments: ReadonlyMap<number, Segment>): CompiledStrategy {
+  const parts = compileStrategyParts(strategy, featureName, segments);
+  const checks = [...parts.constraints];
+  for (const segment of parts.segments) {
+    if (!segment.segment) checks.push(never);
+    else checks.push(...segment.checks);
   }
-  checks.push(compileStrategyRule(strategy, featureName));
+  checks.push(parts.rule ?? never);
   const parameters = strategy.parameters ?? {};
   return {
     checks,

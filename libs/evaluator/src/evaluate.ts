@@ -32,7 +32,7 @@ function matchingStrategy(feature: CompiledFeature, context: Context, options: E
   return undefined;
 }
 
-function dependenciesMet(feature: CompiledFeature, context: Context, options: EvaluateOptions): boolean {
+export function dependenciesMet(feature: CompiledFeature, context: Context, options: EvaluateOptions): boolean {
   for (const { parent, expectEnabled, variants } of feature.dependencies) {
     if (!parent) return false;
     if (!expectEnabled) {
@@ -48,7 +48,7 @@ function dependenciesMet(feature: CompiledFeature, context: Context, options: Ev
 }
 
 // Variants of the matching strategy win; the feature's own variants are the fallback.
-function variantOf(
+export function variantOf(
   feature: CompiledFeature,
   strategy: CompiledStrategy | undefined,
   context: Context,

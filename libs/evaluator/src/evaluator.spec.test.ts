@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { applyDelta, compileSnapshot, contextFreeResult, evaluate, evaluateFeature } from "./index.js";
+import { applyDelta, compileSnapshot, contextFreeResult, evaluate, evaluateFeature, explainAll } from "./index.js";
 import type { ClientFeaturesPayload, Context, DeltaEvent, EvaluateOptions, VariantResult } from "./index.js";
 
 // Drives every file of the Unleash client specification, one suite per file.
@@ -58,5 +58,22 @@ describe.each(specFiles)("%s", (file) => {
       if (!constant) continue;
       for (const context of [{}, ...contexts]) expect(evaluateFeature(feature, context, options), feature.name).toStrictEqual(constant);
     }
+  });
+});
+
+// The playground's explanation must give the SDKs' answer in every case of the specification.
+describe.each(specFiles)("explained: %s", (file) => {
+  const spec = loadSpec(file);
+  const payload = payloadOf(spec.state);
+
+  const explained = (context: Context, toggleName: string) => explainAll(payload, context, options).find((f) => f.name === toggleName);
+
+  it.each(spec.tests ?? [])("isEnabled: $description", ({ context, toggleName, expectedResult }) => {
+    expect(explained(context, toggleName)?.enabled ?? false).toBe(expectedResult);
+  });
+
+  it.each(spec.variantTests ?? [])("getVariant: $description", ({ context, toggleName, expectedResult }) => {
+    const variant = explained(context, toggleName)?.variant ?? evaluate(compileSnapshot(payload), toggleName, context, options).variant;
+    expect(variant).toStrictEqual({ ...expectedResult, featureEnabled: expectedResult.feature_enabled });
   });
 });

@@ -19,8 +19,8 @@ function list(text: string): string[] {
     .filter((item) => item !== "");
 }
 
-/** The strategy's own rule, without its constraints. Unknown strategies never match. */
-export function compileStrategyRule(strategy: ClientStrategy, featureName: string): Check {
+/** The strategy's own rule, without its constraints; undefined for a strategy this engine does not implement. */
+export function knownStrategyRule(strategy: ClientStrategy, featureName: string): Check | undefined {
   const parameters: Record<string, unknown> = strategy.parameters ?? {};
   switch (strategy.name) {
     case "default":
@@ -51,7 +51,7 @@ export function compileStrategyRule(strategy: ClientStrategy, featureName: strin
       return (_context, options) => percentage >= Math.floor(options.random() * 100) + 1;
     }
     default:
-      return never;
+      return undefined;
   }
 }
 

@@ -40,6 +40,7 @@ export interface Variant {
 }
 
 export interface ClientStrategy {
+  id?: string;
   name: string;
   parameters?: Record<string, string>;
   constraints?: Constraint[];
