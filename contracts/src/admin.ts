@@ -11,6 +11,7 @@ import { exportImportContract } from "./admin/export-import.js";
 import { featuresContract } from "./admin/features.js";
 import { featureLinksContract } from "./admin/feature-links.js";
 import { inviteLinksContract } from "./admin/invite-links.js";
+import { playgroundContract } from "./admin/playground.js";
 import { projectsContract } from "./admin/projects.js";
 import { samlContract } from "./admin/saml.js";
 import { actionsContract } from "./admin/actions.js";
@@ -47,6 +48,7 @@ type AdminRoutes = {
   applications: typeof applicationsContract;
   usageMetrics: typeof usageMetricsContract;
   exportImport: typeof exportImportContract;
+  playground: typeof playgroundContract;
 };
 // Spelled out so declarations name each slice instead of expanding every route (TS7056).
 const adminRoutes: AdminRoutes = {
@@ -73,6 +75,7 @@ const adminRoutes: AdminRoutes = {
   applications: applicationsContract,
   usageMetrics: usageMetricsContract,
   exportImport: exportImportContract,
+  playground: playgroundContract,
 };
 const adminOptions = { ...routerOptions, pathPrefix: "/api/admin" } as const;
 export type AdminContract = ReturnType<typeof c.router<AdminRoutes, "/api/admin", typeof adminOptions>>;

@@ -12,6 +12,7 @@ export * from "./feature-type.js";
 export * from "./feedback.js";
 export * from "./frontend.js";
 export * from "./json-patch.js";
+export * from "./playground.js";
 export * from "./project.js";
 export * from "./saml.js";
 export * from "./segment.js";

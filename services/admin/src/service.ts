@@ -26,6 +26,7 @@ import { exportImportRoutes } from "./export-import/export-import-routes.js";
 import { featureRoutes } from "./features/feature-routes.js";
 import { feedbackRoutes } from "./feedback/feedback-routes.js";
 import { signupTokenRoutes } from "./invite-links/signup-token-routes.js";
+import { playgroundRoutes } from "./playground/playground-routes.js";
 import { projectMemberRoutes, requestParticipation } from "./project-members/project-member-routes.js";
 import { projectRoutes } from "./projects/project-routes.js";
 import { samlSettingsRoutes } from "./saml/saml-settings-routes.js";
@@ -50,7 +51,7 @@ export interface AdminService extends VexilService {
 
 /** Every admin route, in the order they are tried: the order is part of the behaviour. */
 function adminRoutes(deps: AdminDeps, eventStream: EventStreamHub): Router[] {
-  const { access, clock, events, flags, governance, changeRequests, signals, delivery, exportImport } = deps;
+  const { access, clock, events, flags, governance, changeRequests, signals, delivery, exportImport, playground } = deps;
   const signedIn = express.Router();
   const authenticated = [
     authenticate([apiTokenAuthenticator(deps.sharedTokens.tokens), ...governance.authenticators]),
@@ -101,6 +102,7 @@ function adminRoutes(deps: AdminDeps, eventStream: EventStreamHub): Router[] {
     clientApplicationRoutes({ applications: delivery.clientApplications, access }),
     usageRoutes({ usage: delivery.usage, access }),
     exportImportRoutes({ exporter: exportImport.exporter, importer: exportImport.importer, access, privacy: participation }),
+    playgroundRoutes({ playground, access, privacy: participation }),
   ];
 }
 

@@ -6,9 +6,11 @@ import { toGrant } from "../api-tokens/token-grants.js";
 import type { LoginRateLimitSettings } from "../auth/login-rate-limit.js";
 import type { AdminConfig } from "../config.js";
 import type { EventRetentionSettings } from "../events/event-retention.js";
+import { PlaygroundService } from "../playground/playground-service.js";
 import { rootRoleRule } from "../roles/root-roles.js";
 import type { SegmentLimitSettings } from "../segments/segment-limits.js";
 import type { SignalLimitSettings } from "../signals/signal-limits.js";
+import { snapshotSources } from "../snapshots/snapshot-sources.js";
 import type { UsageMetricsSettings } from "../usage-metrics/usage-retention.js";
 import { createChangeRequests } from "./change-requests.js";
 import { createDelivery } from "./delivery.js";
@@ -29,7 +31,7 @@ export type AdminSettings = Pick<AdminConfig, "INIT_ADMIN_API_TOKENS" | "INIT_CL
 
 /**
  * The admin service's composition root: each layer is built from the ones before it (stores, the
- * flag model, governance, change requests, signals, delivery, export/import); nothing refers to
+ * flag model, governance, change requests, signals, delivery, export/import, playground); nothing refers to
  * a later one. `service.ts` mounts the routes and starts and stops the background work.
  */
 export async function createAdminDeps({
@@ -78,6 +80,18 @@ export async function createAdminDeps({
   });
   const delivery = await createDelivery({ engines, stores, flags, events, unitOfWork, settings, metrics, clock, logger });
   const exportImport = createExportImport({ stores, flags, changeRequests, unitOfWork, clock });
+  // The playground reads the flag model as the snapshot publisher does, so it evaluates what the SDKs receive.
+  const playground = new PlaygroundService({
+    sources: snapshotSources({
+      features: flags.featureService,
+      segments: flags.segmentService,
+      environments: flags.environmentService,
+      projects: flags.projectService,
+      events,
+    }),
+    clock,
+    random: Math.random,
+  });
   return {
     engines,
     metrics,
@@ -95,6 +109,7 @@ export async function createAdminDeps({
     signals,
     delivery,
     exportImport,
+    playground,
   };
 }
 export type AdminDeps = Awaited<ReturnType<typeof createAdminDeps>>;

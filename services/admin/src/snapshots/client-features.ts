@@ -31,11 +31,15 @@ export function toClientFeature(doc: FeatureDocument, environment: string): Clie
 }
 
 function enabledInOrder(strategies: FeatureStrategyDocument[]): FeatureStrategyDocument[] {
-  // Array.prototype.sort is stable: equal sortOrders keep their stored (creation) order.
-  return strategies.filter((strategy) => !strategy.disabled).sort((a, b) => a.sortOrder - b.sortOrder);
+  return inSortOrder(strategies.filter((strategy) => !strategy.disabled));
 }
 
-function toClientStrategy(strategy: FeatureStrategyDocument): ClientStrategy {
+/** A new list: Array.prototype.sort is stable, so equal sortOrders keep their stored (creation) order. */
+export function inSortOrder(strategies: FeatureStrategyDocument[]): FeatureStrategyDocument[] {
+  return [...strategies].sort((a, b) => a.sortOrder - b.sortOrder);
+}
+
+export function toClientStrategy(strategy: FeatureStrategyDocument): ClientStrategy {
   return {
     id: strategy.id,
     name: strategy.name,
