@@ -23,6 +23,7 @@ const UsersPage = lazy(() => import("./pages/access/UsersPage.js").then((m) => (
 const ChangeRequestPage = lazy(() =>
   import("./pages/change-requests/ChangeRequestPage.js").then((m) => ({ default: m.ChangeRequestPage })),
 );
+const PlaygroundPage = lazy(() => import("./pages/playground/PlaygroundPage.js").then((m) => ({ default: m.PlaygroundPage })));
 const FlagPage = lazy(() => import("./pages/flag/FlagPage.js").then((m) => ({ default: m.FlagPage })));
 const ProjectPage = lazy(() => import("./pages/project/ProjectPage.js").then((m) => ({ default: m.ProjectPage })));
 
@@ -41,6 +42,7 @@ export function App() {
           <Route path="/projects/:projectId/change-requests/:id" component={ChangeRequestPage} />
           <Route path="/projects/:projectId/:tab?" component={ProjectPage} />
           <Route path="/account" component={AccountPage} />
+          <Route path="/playground" component={PlaygroundPage} />
           <Route path="/segments" component={SegmentsPage} />
           <Route path="/context" component={ContextFieldsPage} />
           <Route path="/tag-types" component={TagTypesPage} />

@@ -29,6 +29,7 @@ export function Layout({ me, children }: { me: CurrentUser; children: ReactNode 
         </Link>
         <nav aria-label="Main">
           <NavLink href="/projects">Projects</NavLink>
+          <NavLink href="/playground">Playground</NavLink>
           <NavLink href="/segments">Segments</NavLink>
           <NavLink href="/context">Context</NavLink>
           <NavLink href="/tag-types">Tags</NavLink>

@@ -4,7 +4,7 @@ import { SelectField, TextField } from "../../components/forms.js";
 
 const caseSensitiveChoice = new Set<ConstraintOperator>(["IN", "NOT_IN", "STR_ENDS_WITH", "STR_STARTS_WITH", "STR_CONTAINS", "REGEX"]);
 
-const operatorLabels: Record<ConstraintOperator, string> = {
+export const operatorLabels: Record<ConstraintOperator, string> = {
   IN: "is one of",
   NOT_IN: "is not one of",
   STR_CONTAINS: "contains",
