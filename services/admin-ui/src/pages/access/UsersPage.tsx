@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { User } from "@vexil/contracts";
 import { useState, type FormEvent } from "react";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
@@ -13,6 +14,7 @@ export function UsersPage() {
     mutationFn: (id: number) => ok(adminApi.users.delete({ params: { id } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: usersKey }),
   });
+  const [editing, setEditing] = useState<number | undefined>();
   const roleName = (id: number) => users.data?.rootRoles.find((r) => r.id === id)?.name ?? String(id);
   return (
     <section>
@@ -32,6 +34,15 @@ export function UsersPage() {
           <tbody>
             {users.data.users.map((user) => {
               const label = user.username ?? user.email ?? String(user.id);
+              if (editing === user.id) {
+                return (
+                  <tr key={user.id}>
+                    <td colSpan={4}>
+                      <EditUser user={user} label={label} roles={users.data.rootRoles} onDone={() => setEditing(undefined)} />
+                    </td>
+                  </tr>
+                );
+              }
               return (
                 <tr key={user.id}>
                   <td>
@@ -40,7 +51,10 @@ export function UsersPage() {
                   </td>
                   <td>{user.rootRole === undefined ? "—" : roleName(user.rootRole)}</td>
                   <td>{user.seenAt ? new Date(user.seenAt).toLocaleString() : "never"}</td>
-                  <td>
+                  <td className="actions">
+                    <button type="button" onClick={() => setEditing(user.id)} disabled={editing !== undefined}>
+                      Edit {label}
+                    </button>
                     <button
                       type="button"
                       className="danger"
@@ -126,6 +140,71 @@ function CreateUser({ roles }: { roles: { id: number; name: string }[] }) {
         Create user
       </button>
       {!fields.some((f) => fieldError(create.error, f)) && <ErrorNote error={create.error} />}
+    </form>
+  );
+}
+
+/** Changes a user's name, email and root role; what the API refuses shows next to the field. */
+function EditUser({
+  user,
+  label,
+  roles,
+  onDone,
+}: {
+  user: User;
+  label: string;
+  roles: { id: number; name: string }[];
+  onDone: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState(user.name ?? "");
+  const [email, setEmail] = useState(user.email ?? "");
+  const [rootRole, setRootRole] = useState(user.rootRole ?? 3);
+  const save = useMutation({
+    mutationFn: () => ok(adminApi.users.update({ params: { id: user.id }, body: { name, email: email || undefined, rootRole } })),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: usersKey });
+      onDone();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  const fields = ["name", "email", "rootRole"];
+  return (
+    <form onSubmit={submit} aria-label={`Edit ${label}`}>
+      <div className="row">
+        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={fieldError(save.error, "name")} />
+        <TextField
+          label="Email"
+          type="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={fieldError(save.error, "email")}
+        />
+        <SelectField
+          label="Root role"
+          value={rootRole}
+          onChange={(e) => setRootRole(Number(e.target.value))}
+          error={fieldError(save.error, "rootRole")}
+        >
+          {roles.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.name}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <div className="actions">
+        <button type="submit" className="primary" disabled={save.isPending}>
+          Save {label}
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+      {!fields.some((f) => fieldError(save.error, f)) && <ErrorNote error={save.error} />}
     </form>
   );
 }
