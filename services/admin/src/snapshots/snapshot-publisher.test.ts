@@ -270,6 +270,31 @@ describe("SnapshotPublisher", () => {
     await publisher.stop();
   });
 
+  it("keeps the index's names in order as flags come and go one by one, last or in between", async () => {
+    const { model, publisher, cache } = await setup();
+    for (const name of ["b", "d"]) model.flags.set(name, flag(name));
+    await publisher.start();
+    const steps: Array<[string, "add" | "remove"]> = [
+      ["e", "add"],
+      ["f", "add"],
+      ["a", "add"],
+      ["c", "add"],
+      ["d", "remove"],
+      ["g", "add"],
+      ["g", "remove"],
+      ["h", "add"],
+    ];
+    for (const [name, step] of steps) {
+      if (step === "add") model.flags.set(name, flag(name));
+      else model.flags.delete(name);
+      publisher.notify([model.event(step === "add" ? "feature-created" : "feature-deleted", name)]);
+      await publisher.idle();
+      const index = snapshotIndexSchema.parse(await cache.getJson(snapshotCacheKey("development")));
+      expect(index.featureNames).toEqual([...model.flags.keys()].sort());
+    }
+    await publisher.stop();
+  });
+
   it("drops archived and deleted flags and their entries", async () => {
     const { model, publisher, features, cache } = await setup();
     model.flags.set("a", flag("a"));

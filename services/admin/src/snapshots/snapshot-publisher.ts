@@ -9,7 +9,6 @@ import {
   topics,
   type ClientSegment,
   type EventType,
-  type SnapshotIndex,
   type SnapshotUpdated,
 } from "@vexil/contracts";
 import type { Logger } from "@vexil/logger";
@@ -53,8 +52,54 @@ interface EnvironmentState {
   revision: number;
   /** Feature name to its JSON text in this environment. */
   features: Map<string, string>;
-  /** The names in order, kept until a flag comes or goes. */
-  sortedNames: string[] | undefined;
+  /** The names in order, patched as flags come and go (a binary search each). */
+  sortedNames: string[];
+  /**
+   * The index's name list as JSON without its closing bracket, extended while new names sort last
+   * (as seeding adds them) and built again after any other change to the names, so a write that
+   * adds no flag does not serialise every name.
+   */
+  namesJson: string | undefined;
+}
+
+/** Above this many flags coming or going in one rebuild, sorting all names is cheaper than placing each. */
+const placeOneByOne = 64;
+
+/** Where `name` is, or would go, in the sorted `names`. */
+function position(names: readonly string[], name: string): number {
+  let low = 0;
+  let high = names.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (names[middle]! < name) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** Brings the state's name order up to date with flags `added` to and `removed` from its features. */
+function placeNames(state: EnvironmentState, added: string[], removed: string[]): void {
+  if (added.length + removed.length > placeOneByOne) {
+    state.sortedNames = [...state.features.keys()].sort();
+    state.namesJson = undefined;
+    return;
+  }
+  const names = state.sortedNames;
+  for (const name of removed) {
+    const at = position(names, name);
+    if (names[at] === name) names.splice(at, 1);
+    state.namesJson = undefined;
+  }
+  for (const name of added.sort()) {
+    const last = names.at(-1);
+    if (last === undefined || last < name) {
+      if (state.namesJson !== undefined) state.namesJson += `${names.length > 0 ? "," : ""}${JSON.stringify(name)}`;
+      names.push(name);
+    } else {
+      names.splice(position(names, name), 0, name);
+      state.namesJson = undefined;
+    }
+  }
 }
 
 const emptyPending = (): Pending => ({ full: false, rewrite: false, segments: false, features: new Set(), revision: 0 });
@@ -273,8 +318,10 @@ export class SnapshotPublisher {
     const names = [...changedFeatures];
     for (const environment of this.environments) {
       const previous = this.published.get(environment);
-      const state = previous ?? { revision: 0, features: new Map(), sortedNames: undefined };
+      const state = previous ?? { revision: 0, features: new Map(), sortedNames: [], namesJson: undefined };
       const changed: string[] = [];
+      const added: string[] = [];
+      const removed: string[] = [];
       for (const name of names) {
         const flag = this.flags.get(name);
         const json =
@@ -282,10 +329,15 @@ export class SnapshotPublisher {
         const before = state.features.get(name);
         if (json === before) continue;
         changed.push(name);
-        if (json === undefined) state.features.delete(name);
-        else state.features.set(name, json);
-        if (json === undefined || before === undefined) state.sortedNames = undefined;
+        if (json === undefined) {
+          state.features.delete(name);
+          removed.push(name);
+        } else {
+          state.features.set(name, json);
+          if (before === undefined) added.push(name);
+        }
       }
+      placeNames(state, added, removed);
       if (previous && changed.length === 0 && !segmentsChanged) continue;
       const previousRevision = previous?.revision;
       state.revision = Math.max(work.revision, state.revision);
@@ -322,7 +374,6 @@ export class SnapshotPublisher {
     committedAt: number | undefined,
   ): Promise<void> {
     const { cache, bus } = this.deps;
-    state.sortedNames ??= [...state.features.keys()].sort();
     const written = change ? change.changed : state.sortedNames;
     await Promise.all(
       written.map((name) => {
@@ -338,8 +389,10 @@ export class SnapshotPublisher {
       await Promise.all(left.map((name) => cache.del(snapshotFeatureKey(environment, name))));
     }
     if (!change || change.segmentsChanged) await cache.setJson(snapshotSegmentsKey(environment), this.segments);
-    const index: SnapshotIndex = { environment, revision: state.revision, featureNames: state.sortedNames };
-    await cache.setJson(snapshotCacheKey(environment), index);
+    state.namesJson ??= JSON.stringify(state.sortedNames).slice(0, -1);
+    // The index as `setJson` would write `{ environment, revision, featureNames }`, around the kept names.
+    const index = `{"environment":${JSON.stringify(environment)},"revision":${state.revision},"featureNames":${state.namesJson}]}`;
+    await cache.set(snapshotCacheKey(environment), index);
     const notice: SnapshotUpdated = {
       environment,
       revision: state.revision,
