@@ -204,23 +204,25 @@ export function featureRoutes({
     },
     search: async ({ query, req }) => {
       const actor = access.assert(req, permissions.read);
-      const projectsWanted = searchValues(query.project);
-      const typesWanted = searchValues(query.type);
       const states = searchValues(query.state);
-      const text = query.query?.toLowerCase();
       const tagFilter = query.tag === undefined ? undefined : parseTagFilter(query.tag);
       const tagged = tagFilter && (await features.flagsTagged(tagFilter.tags));
-      const matches = (await features.list({ archived: false })).filter(
-        (doc) =>
-          (!projectsWanted || projectsWanted.includes(doc.project)) &&
-          (!typesWanted || typesWanted.includes(doc.type)) &&
-          (!states || states.includes(doc.stale ? "stale" : "active")) &&
-          (!tagFilter || passesTagFilter(tagFilter, tagged?.get(doc._id))) &&
-          (!text || doc._id.toLowerCase().includes(text) || (doc.description ?? "").toLowerCase().includes(text)),
+      // Flags without any of the tags pass the filter or not all alike: name the tagged ones that differ.
+      const untaggedPass = tagFilter && passesTagFilter(tagFilter, undefined);
+      const taggedOther =
+        tagFilter &&
+        [...(tagged ?? [])].filter(([, carried]) => passesTagFilter(tagFilter, carried) !== untaggedPass).map(([name]) => name);
+      const page = await features.search(
+        {
+          projects: searchValues(query.project),
+          types: searchValues(query.type),
+          states: states?.filter((state) => state === "stale" || state === "active"),
+          text: query.query || undefined,
+          ...(taggedOther ? (untaggedPass ? { exceptNames: taggedOther } : { onlyNames: taggedOther }) : {}),
+        },
+        { offset: query.offset ?? 0, limit: query.limit ?? 50 },
       );
-      const offset = query.offset ?? 0;
-      const page = matches.slice(offset, offset + (query.limit ?? 50));
-      return { status: 200, body: { features: await features.toResponses(page, { userId: actor.userId }), total: matches.length } };
+      return { status: 200, body: { features: await features.toResponses(page.docs, { userId: actor.userId }), total: page.total } };
     },
     validateName: async ({ body, req }) => {
       access.assert(req, permissions.read);

@@ -33,7 +33,7 @@ import { avatarUrl } from "../users/avatar.js";
 import { assertMatchesNaming, assertUrlFriendly } from "./feature-naming.js";
 import type { FeatureDocument } from "./feature-model.js";
 import { metadataOf, toFeatureResponse } from "./feature-response.js";
-import type { FavoriteStore, FeatureMutation, FeatureQuery, FeatureStore } from "./feature-store.js";
+import type { FavoriteStore, FeatureMutation, FeatureQuery, FeatureSearch, FeatureStore } from "./feature-store.js";
 import type { FlagProjects } from "./flag-projects.js";
 import { applyJsonPatch } from "./json-patch.js";
 
@@ -141,6 +141,11 @@ export class FeatureService {
   /** Flag name → which of these tags (`type:value`) it carries, for flags carrying any of them. */
   flagsTagged(tags: readonly Tag[]): Promise<Map<string, Set<string>>> {
     return this.deps.tags?.flagsTagged(tags) ?? Promise.resolve(new Map());
+  }
+
+  /** A page of the live flags matching `search`, and how many match. */
+  search(search: FeatureSearch, page: { offset: number; limit: number }): Promise<{ docs: FeatureDocument[]; total: number }> {
+    return this.deps.features.search(search, page);
   }
 
   listAll(): Promise<FeatureDocument[]> {

@@ -7,6 +7,20 @@ export interface FeatureQuery {
   archived?: boolean;
 }
 
+/** What the flag search filters on; every field given must hold. */
+export interface FeatureSearch {
+  projects?: readonly string[];
+  types?: readonly string[];
+  /** Stale flags, live ones, or (both given) either. */
+  states?: ReadonlyArray<"stale" | "active">;
+  /** A case-insensitive part of the name or the description. */
+  text?: string;
+  /** Only these flags (a tag filter's answer). */
+  onlyNames?: readonly string[];
+  /** None of these flags. */
+  exceptNames?: readonly string[];
+}
+
 /** A change to one flag: gets a copy of the stored document, returns the new one. */
 export type FeatureMutation = (feature: FeatureDocument) => FeatureDocument | Promise<FeatureDocument>;
 
@@ -14,6 +28,8 @@ export interface FeatureStore {
   get(name: string, session?: StoreSession): Promise<FeatureDocument | null>;
   list(query: FeatureQuery, session?: StoreSession): Promise<FeatureDocument[]>;
   count(query: FeatureQuery, session?: StoreSession): Promise<number>;
+  /** One page of the live flags a search matches, in list order, and how many match in all: filtered, counted and cut in the store. */
+  search(search: FeatureSearch, page: { offset: number; limit: number }): Promise<{ docs: FeatureDocument[]; total: number }>;
   /** Flags that depend on `parent`. */
   children(parent: string, session?: StoreSession): Promise<FeatureDocument[]>;
   /** Parent name → names of the flags depending on it, for many parents in one read. */
@@ -52,6 +68,22 @@ export interface FavoriteStore {
   favorites(userId: number): Promise<Set<string>>;
 }
 
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+function searchFilter(search: FeatureSearch): Record<string, unknown> {
+  const filter: Record<string, unknown> = { archived: false };
+  if (search.projects) filter.project = { $in: [...search.projects] };
+  if (search.types) filter.type = { $in: [...search.types] };
+  if (search.states) filter.stale = { $in: search.states.map((state) => state === "stale") };
+  if (search.onlyNames) filter._id = { $in: [...search.onlyNames] };
+  else if (search.exceptNames?.length) filter._id = { $nin: [...search.exceptNames] };
+  if (search.text) {
+    const pattern = { $regex: escapeRegex(search.text), $options: "i" };
+    filter.$or = [{ _id: pattern }, { description: pattern }];
+  }
+  return filter;
+}
+
 function filterOf(query: FeatureQuery): Record<string, unknown> {
   const filter: Record<string, unknown> = {};
   if (query.project !== undefined) filter.project = query.project;
@@ -84,6 +116,14 @@ export async function createFeatureStore(engine: StoreEngine): Promise<FeatureSt
     get: (name, session) => features.findOne({ _id: name }, { session }),
     list: (query, session) => features.find(filterOf(query), { sort: { createdAt: 1, _id: 1 }, session }),
     count: (query, session) => features.countDocuments(filterOf(query), { session }),
+    async search(search, { offset, limit }) {
+      const filter = searchFilter(search);
+      const [docs, total] = await Promise.all([
+        features.find(filter, { sort: { createdAt: 1, _id: 1 }, skip: offset, limit }),
+        features.countDocuments(filter),
+      ]);
+      return { docs, total };
+    },
     children: (parent, session) => features.find({ "dependencies.feature": parent }, { sort: { _id: 1 }, session }),
     async childrenOf(parents) {
       const wanted = new Set(parents);
