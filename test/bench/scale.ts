@@ -7,7 +7,8 @@
  * visible at `/api/frontend`, and the time and size of the admin list endpoints (the paged search
  * and the full project list). Prints Markdown tables.
  *
- * Environment: BENCH_SCALE_SIZES (flag counts, default 200,1000,2000,10000,20000,50000),
+ * Flag counts: the first argument (`npm run bench:scale -- 1000,50000`) or BENCH_SCALE_SIZES (default
+ * 200,1000,2000,10000,20000,50000). Environment:
  * BENCH_WRITES (switches measured at each size, default 400), BENCH_LOAD_SIZES (sizes at which the
  * SDK paths are loaded, default 20000), BENCH_DURATION (seconds per load run, default 10),
  * BENCH_CHANGES (default 30), BENCH_CPU_PROF=1 (a V8 CPU profile of the server in test/bench/profiles/).
@@ -31,7 +32,11 @@ import {
 } from "./workload.js";
 
 const numbers = (value: string) => value.split(",").filter(Boolean).map(Number);
-const sizes = numbers(process.env.BENCH_SCALE_SIZES ?? "200,1000,2000,10000,20000,50000");
+// `npm run bench:scale -- 1000,50000` or BENCH_SCALE_SIZES; the last size is where a change's visibility is timed.
+const sizes = numbers(process.argv[2] ?? process.env.BENCH_SCALE_SIZES ?? "200,1000,2000,10000,20000,50000");
+if (sizes.length === 0 || sizes.some((size, i) => !Number.isInteger(size) || size < 1 || size <= (sizes[i - 1] ?? 0))) {
+  throw new Error(`flag counts must be whole numbers in increasing order, e.g. 1000,10000,50000; got ${sizes.join(",")}`);
+}
 const loadSizes = new Set(numbers(process.env.BENCH_LOAD_SIZES ?? "20000"));
 const writes = Number(process.env.BENCH_WRITES ?? 400);
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -39,15 +44,15 @@ const changes = Number(process.env.BENCH_CHANGES ?? 30);
 
 const clientHeaders = { authorization: tokens.client, "unleash-client-spec": "5.2.0" };
 
-/** Time and size of one admin GET, and how many flags it listed. */
-async function timedList(url: string, pathname: string) {
+/** Time and size of one admin GET, and how many items (`field` of the answer: flags or events) it listed. */
+async function timedList(url: string, pathname: string, field: "features" | "events" = "features") {
   const start = performance.now();
   const res = await fetch(`${url}${pathname}`, { headers: { authorization: tokens.admin } });
   const text = await res.text();
   const ms = performance.now() - start;
   if (!res.ok) throw new Error(`${pathname}: ${res.status} ${text.slice(0, 200)}`);
-  const listed = (JSON.parse(text) as { features: unknown[] }).features.length;
-  return `${ms.toFixed(0)} ms, ${(text.length / 1024).toFixed(0)} kB, ${listed} flags`;
+  const listed = (JSON.parse(text) as Record<string, unknown[]>)[field]!.length;
+  return `${ms.toFixed(0)} ms, ${(text.length / 1024).toFixed(0)} kB, ${listed} ${field === "features" ? "flags" : "events"}`;
 }
 
 const load1 = () => loadavg()[0]!.toFixed(1);
@@ -85,6 +90,16 @@ async function main() {
       );
       row(flags, "resident memory", `${residentMiB(vexil.child.pid!)} MiB`);
       row(flags, "`GET /api/admin/search/features?limit=50` (paged)", await timedList(vexil.url, "/api/admin/search/features?limit=50"));
+      row(
+        flags,
+        "`GET /api/admin/search/features?limit=50&offset=<half>` (a page in the middle)",
+        await timedList(vexil.url, `/api/admin/search/features?limit=50&offset=${Math.floor(flags / 2)}`),
+      );
+      row(
+        flags,
+        "`GET /api/admin/search/events?limit=50` (paged)",
+        await timedList(vexil.url, "/api/admin/search/events?limit=50", "events"),
+      );
       row(
         flags,
         "`GET /api/admin/projects/default/features` (not paged)",
