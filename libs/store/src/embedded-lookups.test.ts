@@ -163,6 +163,45 @@ describe("embedded engine lookups through indexes", () => {
     await engine.close();
   });
 
+  it("pages a sort on `_id` by walking ascending ids, answering what sorting every match answers", async () => {
+    const { engine } = await setUp();
+    const log = engine.collection<{ _id: number; kind: string; n: number }>("log");
+    await log.createIndex({ kind: 1 });
+    for (let id = 1; id <= 80; id++) await log.insertOne({ _id: id, kind: `k${id % 3}`, n: id % 5 });
+    await log.deleteMany({ n: 2 });
+    const pages = [
+      { skip: 0, limit: 1 },
+      { skip: 5, limit: 10 },
+      { skip: 60, limit: 10 },
+      { skip: 0, limit: 0 },
+    ];
+    const filters: Array<Filter<{ _id: number; kind: string; n: number }>> = [{}, { kind: "k1" }, { n: { $gt: 2 } }, { kind: "none" }];
+    const expectSorted = async (session?: StoreSession) => {
+      for (const filter of filters) {
+        const all = await log.find(filter, { session });
+        for (const direction of [1, -1] as const) {
+          const sorted = [...all].sort((a, b) => direction * (a._id - b._id));
+          for (const { skip, limit } of pages) {
+            const expected = sorted.slice(skip, limit ? skip + limit : undefined);
+            const found = await log.find(filter, { session, sort: { _id: direction }, skip, limit });
+            expect(found, JSON.stringify({ filter, direction, skip, limit })).toEqual(expected);
+          }
+          expect(await log.findOne(filter, { session, sort: { _id: direction } })).toEqual(sorted[0] ?? null);
+        }
+      }
+    };
+    await expectSorted();
+    await engine.withTransaction(async (session) => {
+      await log.insertOne({ _id: 81, kind: "k1", n: 4 }, { session });
+      await log.deleteOne({ _id: 3 }, { session });
+      await expectSorted(session);
+    });
+    // An `_id` below the highest one: natural order is no longer `_id` order, and sorting takes over.
+    await log.insertOne({ _id: 0.5, kind: "k1", n: 4 });
+    await expectSorted();
+    await engine.close();
+  });
+
   it("keeps its lookups across a restart, rebuilt from the snapshot and the journal", async () => {
     const { engine, indexed, plain } = await setUp();
     const random = rng(3);

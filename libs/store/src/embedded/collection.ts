@@ -62,7 +62,10 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   }
 
   async find<P = T>(filter: Filter<T>, options: FindOptions = {}): Promise<P[]> {
-    let cursor = compileFilter(filter).find<Doc>(this.candidates(this.core.reader(options.session), filter), options.projection);
+    const view = this.core.reader(options.session);
+    const page = this.inIdOrder(view, filter, options.sort, options.skip ?? 0, options.limit || Infinity);
+    if (page) return page.map((doc) => copyOut(project(doc, options.projection)) as P);
+    let cursor = compileFilter(filter).find<Doc>(this.candidates(view, filter), options.projection);
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
@@ -208,7 +211,27 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
       const found = values && view.lookup(this.name, path, values);
       if (found) return found;
     }
-    return [...view.all(this.name)];
+    return view.allDocs(this.name);
+  }
+
+  /**
+   * A page sorted on `_id` alone, when the collection holds its documents in `_id` order (see
+   * `CollectionState.inIdOrder`): the candidates are walked in that order or backwards until the
+   * page is full, instead of sorting every match. Undefined when that does not apply.
+   */
+  private inIdOrder(view: Draft, filter: Filter<T>, sort: Sort | undefined, skip: number, limit: number): Doc[] | undefined {
+    const direction = sort && Object.keys(sort).length === 1 ? sort._id : undefined;
+    if (direction === undefined || !view.inIdOrder(this.name)) return undefined;
+    const docs = this.candidates(view, filter);
+    const query = compileFilter(filter);
+    const page: Doc[] = [];
+    let skipped = 0;
+    for (let i = direction === 1 ? 0 : docs.length - 1; i >= 0 && i < docs.length && page.length < limit; i += direction) {
+      if (!query.test(docs[i]!)) continue;
+      if (skipped < skip) skipped++;
+      else page.push(docs[i]!);
+    }
+    return page;
   }
 
   private matching(view: Draft, filter: Filter<T>): Doc[] {
@@ -219,6 +242,8 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   private first(view: Draft, filter: Filter<T>, sort?: Sort): Doc | undefined {
     // The commonest filter, `{ _id }` alone, is answered without compiling a query (a cost per call that showed in profiles).
     if (isDocumentId(filter._id) && Object.keys(filter).length === 1) return view.get(this.name, filter._id);
+    const inOrder = this.inIdOrder(view, filter, sort, 0, 1);
+    if (inOrder) return inOrder[0];
     const query = compileFilter(filter);
     if (sort) return query.find<Doc>(this.candidates(view, filter)).sort(sort).limit(1).all()[0];
     return this.candidates(view, filter).find((doc) => query.test(doc));

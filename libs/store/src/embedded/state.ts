@@ -88,6 +88,13 @@ export class CollectionState {
   private nextPosition = 0;
   /** How many `_id`s are numbers but not integers: while none are, an `_id` range can be read by enumerating it. */
   private fractionalIds = 0;
+  /**
+   * Whether natural order is ascending `_id` order: each document so far came with a numeric `_id`
+   * above every earlier one (as an event log's sequence gives them). Then a sort on `_id` is a walk
+   * in natural order, forwards or backwards, that stops at the page.
+   */
+  private idsAscending = true;
+  private highestId = -Infinity;
   readonly indexes = new Map<string, IndexSpec>();
   /** For each unique index: key → the `_id` holding it. */
   readonly uniqueKeys = new Map<string, Map<string, DocumentId>>();
@@ -124,6 +131,11 @@ export class CollectionState {
     const ids: DocumentId[] = [];
     for (let id = low; id <= high; id++) if (this.positions.has(id)) ids.push(id);
     return ids;
+  }
+
+  /** True while natural order is ascending `_id` order. */
+  get inIdOrder(): boolean {
+    return this.idsAscending;
   }
 
   /** The given committed `_id`s (others are dropped) in natural order. */
@@ -175,6 +187,8 @@ export class CollectionState {
     if (!this.positions.has(doc._id)) {
       this.positions.set(doc._id, this.nextPosition++);
       if (isFractional(doc._id)) this.fractionalIds++;
+      if (typeof doc._id !== "number" || doc._id <= this.highestId) this.idsAscending = false;
+      else this.highestId = doc._id;
     }
     this.docs.set(doc._id, doc);
     for (const spec of this.uniqueIndexes()) {
@@ -316,6 +330,17 @@ export class Draft {
       else if (doc) fresh.push(doc);
     }
     return [...committed.inNaturalOrder([...found]).flatMap((id) => this.get(collection, id) ?? []), ...fresh];
+  }
+
+  /** True when the collection's documents, as this draft sees them, are in ascending `_id` order (nothing staged). */
+  inIdOrder(collection: string): boolean {
+    return !this.changes.has(collection) && (this.state.collections.get(collection)?.inIdOrder ?? true);
+  }
+
+  /** Every document of a collection as this draft sees them, in natural order (copied natively when nothing is staged). */
+  allDocs(collection: string): Doc[] {
+    if (this.changes.has(collection)) return [...this.all(collection)];
+    return Array.from(this.state.collections.get(collection)?.docs.values() ?? []);
   }
 
   /** The documents of a collection as this draft sees them, in natural order. */
