@@ -383,6 +383,49 @@ describe.each(["default", "flags-fresh"])("flags in project %s", (project) => {
       await expectError("/api/admin/search/features?tag=simple", {}, 400, "ValidationError");
     });
 
+    it("pages a search in the order flags were created, with the total of all matches, and filters by type and description", async () => {
+      const prefix = n("paged");
+      for (let i = 0; i < 5; i++) {
+        await createFlag(`${prefix}-${i}`, {
+          type: i % 2 === 0 ? "operational" : "release",
+          description: i === 3 ? "Spring Sale banner" : null,
+        });
+      }
+      const search = (params: string) => get(`/api/admin/search/features?project=IS:${project}&${params}`, featureSearchResultSchema);
+      const pages = [
+        await search(`query=${prefix}&limit=2`),
+        await search(`query=${prefix}&limit=2&offset=2`),
+        await search(`query=${prefix}&limit=2&offset=4`),
+      ];
+      expect(pages.map((page) => page.features.map((f) => f.name))).toEqual([
+        [`${prefix}-0`, `${prefix}-1`],
+        [`${prefix}-2`, `${prefix}-3`],
+        [`${prefix}-4`],
+      ]);
+      expect(pages.map((page) => page.total)).toEqual([5, 5, 5]);
+      const operational = await search(`query=${prefix}&type=IS:operational`);
+      expect(operational.features.map((f) => f.name)).toEqual([`${prefix}-0`, `${prefix}-2`, `${prefix}-4`]);
+      // A part of the description, in any case; characters that mean something in a pattern are taken as they are.
+      expect((await search("query=sPRING%20sale")).features.map((f) => f.name)).toEqual([`${prefix}-3`]);
+      expect((await search(`query=${prefix}.1`)).total).toBe(0);
+      expect((await search("query=.*")).total).toBe(0);
+      expect((await search(`query=${prefix}&offset=10`)).features).toEqual([]);
+    });
+
+    it("lists a parent's dependants in every flag of a list and a search", async () => {
+      const [parent, child] = [n("list-parent"), n("list-child")];
+      await createFlag(parent);
+      await createFlag(child);
+      await call(`${features}/${child}/dependencies`, { method: "POST", body: { feature: parent } }, 200);
+      const found = await get(`/api/admin/search/features?query=${n("list-")}&project=IS:${project}`, featureSearchResultSchema);
+      expect(found.features.map((f) => [f.name, f.children])).toEqual([
+        [parent, [child]],
+        [child, []],
+      ]);
+      const listed = await get(features, featureListSchema);
+      expect(listed.features.find((f) => f.name === parent)?.children).toEqual([child]);
+    });
+
     it("lists collaborators most recent first", async () => {
       const flag = await get(`${features}/${n("checkout")}`, featureSchema);
       expect(flag.collaborators?.users.length).toBeGreaterThanOrEqual(1);
