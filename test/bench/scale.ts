@@ -119,6 +119,13 @@ async function main() {
         );
       }
     }
+  } catch (err) {
+    // A server that went away says why in its own output, which the run otherwise discards.
+    console.error(
+      `server exit code ${vexil.child.exitCode ?? "none (still running)"}, signal ${vexil.child.signalCode ?? "none"}; its last output:`,
+    );
+    console.error(vexil.output().slice(-4000));
+    throw err;
   } finally {
     await vexil.stop();
   }
