@@ -5,3 +5,4 @@ export * from "./listen.js";
 export * from "./request-id.js";
 export * from "./validation.js";
 export * from "./fast-path.js";
+export * from "./event-stream.js";

@@ -1,6 +1,7 @@
 import express, { type Request, type Response, type Router } from "express";
 import { adminContract, eventStreamQuerySchema } from "@vexil/contracts";
 import { NotFoundError, ValidationError } from "@vexil/errors";
+import { openEventStream } from "@vexil/http";
 import type { AccessService } from "../access/access-service.js";
 import { permissions } from "../access/permissions.js";
 import { toEventEntry } from "./event-routes.js";
@@ -85,15 +86,7 @@ export class EventStreamHub {
   }
 
   connect(req: Request, res: Response, { lastEventId, project }: { lastEventId: number | undefined; project: string | undefined }): void {
-    req.socket.setTimeout(0);
-    req.socket.setNoDelay(true);
-    res.writeHead(200, {
-      "content-type": "text/event-stream",
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-      "x-accel-buffering": "no",
-    });
-    res.write(`retry: ${this.options.reconnectMs ?? 1000}\n\n`);
+    openEventStream(req, res, this.options.reconnectMs ?? 1000);
     const connection: Connection = { req, res, project, lastId: Number.MAX_SAFE_INTEGER, queue: Promise.resolve() };
     // Listening before reading the log: a commit in between waits in the queue, then is skipped or sent once.
     this.connections.add(connection);

@@ -1,6 +1,7 @@
 import type { Request, Response } from "express";
 import type { TokenGrant } from "@vexil/auth";
 import type { DeltaEvent } from "@vexil/contracts";
+import { openEventStream } from "@vexil/http";
 import type { EnvironmentSnapshot } from "../snapshots/environment-snapshot.js";
 import { eventsInScope, inScope, scopeKey, type FeatureScope } from "../snapshots/scope.js";
 
@@ -72,16 +73,7 @@ export class StreamingHub {
       grant,
     }: { snapshot: EnvironmentSnapshot; scope: FeatureScope; missed: DeltaEvent[] | undefined; grant: TokenGrant },
   ): void {
-    req.socket.setTimeout(0);
-    req.socket.setNoDelay(true);
-    res.writeHead(200, {
-      "content-type": "text/event-stream",
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-      "x-accel-buffering": "no",
-    });
-    // A stream ended by a restart or a deploy is picked up again within about a second.
-    res.write(`retry: ${this.options.reconnectMs ?? 1000}\n\n`);
+    openEventStream(req, res, this.options.reconnectMs ?? 1000);
     if (missed === undefined) {
       res.write(sseMessage(snapshot.revision, "unleash-connected", hydrationJson(snapshot, scope)));
     } else {
