@@ -23,10 +23,9 @@
  * each environment (enabled, strategies, variants).
  */
 import { randomUUID } from "node:crypto";
-import { featureTypeSchema, type Feature, type FeatureType, type JsonPatchItem, type Tag } from "@vexil/contracts";
-import { NameExistsError, NotFoundError, OperationDeniedError, ValidationError } from "@vexil/errors";
+import type { Feature, FeatureType, JsonPatchItem, Tag } from "@vexil/contracts";
+import { NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
 import type { StoreSession } from "@vexil/store";
-import { z } from "zod";
 import type { Actor } from "../access/access-service.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import { avatarUrl } from "../users/avatar.js";
@@ -35,7 +34,7 @@ import type { FeatureDocument } from "./feature-model.js";
 import { metadataOf, toFeatureResponse } from "./feature-response.js";
 import type { FavoriteStore, FeatureMutation, FeatureQuery, FeatureSearch, FeatureStore } from "./feature-store.js";
 import type { FlagProjects } from "./flag-projects.js";
-import { applyJsonPatch } from "./json-patch.js";
+import { patchedMetadata } from "./metadata-patch.js";
 
 export interface CreateFeature {
   name: string;
@@ -72,16 +71,6 @@ export interface FeatureRemovalStep {
 export type FeatureChangeHook = (before: FeatureDocument | null, after: FeatureDocument, now: Date) => FeatureDocument;
 /** Runs inside every flag change's transaction once the change is known; throwing refuses it. */
 export type FeatureChangeGuard = (before: FeatureDocument, after: FeatureDocument) => Promise<void>;
-
-/** JSON-patch paths a user may change on a flag (Unleash changes variants and the rest elsewhere). */
-const patchablePaths = new Set(["/description", "/type", "/stale", "/impressionData"]);
-/** The flag's metadata after a patch: the fields above must keep their types. */
-const patchedMetadataSchema = z.object({
-  description: z.string().nullable().optional(),
-  type: featureTypeSchema,
-  stale: z.boolean().optional(),
-  impressionData: z.boolean().optional(),
-});
 
 export class FeatureService {
   private readonly hooks: FeatureChangeHook[] = [];
@@ -292,38 +281,7 @@ export class FeatureService {
 
   /** PATCH /api/admin/projects/:projectId/features/:featureName: RFC 6902 on the flag's metadata; any bad operation refuses the whole patch. */
   async patch(project: string, name: string, operations: JsonPatchItem[], actor: Actor): Promise<FeatureDocument> {
-    const current = await this.getInProject(project, name);
-    for (const [i, op] of operations.entries()) {
-      for (const path of [op.path, op.from].filter((p): p is string => p !== undefined)) {
-        if (path.includes("/variants")) {
-          throw new OperationDeniedError(
-            "Changing variants is done via PATCH operation to /api/admin/projects/:projectId/features/:featureName/environments/:environment/variants",
-          );
-        }
-        if (!patchablePaths.has(path)) {
-          throw new ValidationError(`Invalid body.${i}.path: "${path}" cannot be patched; allowed: ${[...patchablePaths].join(", ")}`, [
-            { path: `body.${i}.path`, message: `Allowed paths: ${[...patchablePaths].join(", ")}` },
-          ]);
-        }
-      }
-    }
-    const parsed = patchedMetadataSchema.safeParse(applyJsonPatch(metadataOf(current), operations));
-    if (!parsed.success) {
-      const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`);
-      throw new ValidationError(`Invalid patch result: ${problems.join("; ")}`);
-    }
-    const patched = parsed.data;
-    return this.update(
-      project,
-      name,
-      {
-        description: patched.description ?? null,
-        type: patched.type,
-        stale: patched.stale ?? false,
-        impressionData: patched.impressionData ?? false,
-      },
-      actor,
-    );
+    return this.update(project, name, patchedMetadata(await this.getInProject(project, name), operations), actor);
   }
 
   async setStale(name: string, stale: boolean, actor: Actor, project?: string): Promise<FeatureDocument> {
