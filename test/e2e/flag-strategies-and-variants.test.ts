@@ -189,7 +189,7 @@ describe.each(["default", "flags-fresh"])("flags in project %s", (project) => {
       expect(await get(path)).toEqual(before);
     });
 
-    it("guards endpoint 6 and works on a flag that never had variants", async () => {
+    it("guards PUT .../environments/:environment/variants and works on a flag that never had variants", async () => {
       await expectGuarded(path, { method: "PUT", body: [] });
       await createFlag(n("fresh-variants"));
       const res = await call(

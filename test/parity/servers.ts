@@ -85,7 +85,7 @@ export async function startParityServers(): Promise<ParityServers> {
     startReferenceUnleash({
       ...init,
       database: `parity_unleash_${process.pid}`,
-      // Environment variants (spec endpoint 6) are refused by 8.2.0 unless this is on.
+      // Environment variants (PUT .../environments/:environment/variants) are refused by 8.2.0 unless this is on.
       env: { UNLEASH_EXPERIMENTAL_ENABLE_LEGACY_VARIANTS: "true" },
     }),
     startVexilProcess({

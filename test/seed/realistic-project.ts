@@ -93,7 +93,7 @@ interface FlagPlan {
   rollout: Partial<Record<Environment, number>>;
   constraints?: Constraint[];
   segments?: number[];
-  /** Environment-level variants (endpoint 6), the same in every environment the flag runs in. */
+  /** Environment-level variants (PUT .../environments/:environment/variants), the same in every environment the flag runs in. */
   variants?: { name: string; weight: number; weightType: "variable" | "fix"; payload?: { type: "json" | "string"; value: string } }[];
   /** Variants on the flexibleRollout strategy itself. */
   strategyVariants?: { name: string; weight: number; weightType: "variable" | "fix"; stickiness: string }[];
