@@ -315,7 +315,13 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
     const page = await signedInPage("admin-ui-configure");
     await page.getByRole("link", { name: "Context" }).click();
     await page.getByLabel("Field name").fill("tenant");
-    await page.getByLabel("Legal values (one per line, optional)").fill("acme\nglobex");
+    for (const [index, value] of ["acme", "globex"].entries()) {
+      await page.getByRole("button", { name: "Add legal value" }).click();
+      await page
+        .getByRole("group", { name: `Legal value ${index + 1}` })
+        .getByLabel("Value", { exact: true })
+        .fill(value);
+    }
     await page.getByRole("button", { name: "Create context field" }).click();
     await page.getByRole("button", { name: "Delete tenant" }).waitFor();
     await page.getByLabel("Field name").fill("bad name");

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { adminApi, ok } from "../../api.js";
-import { ErrorNote, fieldError, TextField } from "../../components/forms.js";
+import { ErrorNote } from "../../components/forms.js";
+import { ContextFieldForm } from "./ContextFieldForm.js";
 
 const contextKey = ["context-fields"];
 
@@ -9,74 +10,34 @@ const contextKey = ["context-fields"];
 export function ContextFieldsPage() {
   const queryClient = useQueryClient();
   const fields = useQuery({ queryKey: contextKey, queryFn: () => ok(adminApi.context.list()) });
-  const [name, setName] = useState("");
-  const [description, setDescription] = useState("");
-  const [stickiness, setStickiness] = useState(false);
-  const [legalValues, setLegalValues] = useState("");
+  const [editing, setEditing] = useState<string | undefined>();
   const refresh = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: contextKey }),
       queryClient.invalidateQueries({ queryKey: ["strategy-choices"] }),
     ]);
-  const create = useMutation({
-    mutationFn: () =>
-      ok(
-        adminApi.context.create({
-          body: {
-            name,
-            description: description || null,
-            stickiness,
-            legalValues: legalValues
-              .split("\n")
-              .map((v) => v.trim())
-              .filter(Boolean)
-              .map((value) => ({ value })),
-          },
-        }),
-      ),
-    onSuccess: async () => {
-      setName("");
-      setDescription("");
-      setLegalValues("");
-      await refresh();
-    },
-  });
   const remove = useMutation({
     mutationFn: (fieldName: string) => ok(adminApi.context.delete({ params: { name: fieldName } })),
     onSuccess: refresh,
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
+  const editedField = fields.data?.find((f) => f.name === editing);
+  // Back on the button that opened the form, so keyboard users keep their place.
+  const closeEditor = (name: string) => {
+    setEditing(undefined);
+    requestAnimationFrame(() => document.getElementById(`edit-context-${name}`)?.focus());
   };
   return (
     <section>
       <h1>Context fields</h1>
-      <form onSubmit={submit} className="card" aria-labelledby="new-context-title">
-        <h2 id="new-context-title">New context field</h2>
-        <div className="row">
-          <TextField
-            label="Field name"
-            required
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            error={fieldError(create.error, "name")}
-          />
-          <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="legal-values">Legal values (one per line, optional)</label>
-          <textarea id="legal-values" rows={3} value={legalValues} onChange={(e) => setLegalValues(e.target.value)} />
-          {fieldError(create.error, "legalValues") && <div className="field-error">{fieldError(create.error, "legalValues")}</div>}
-        </div>
-        <label className="check">
-          <input type="checkbox" checked={stickiness} onChange={(e) => setStickiness(e.target.checked)} /> Usable as stickiness
-        </label>
-        <button type="submit" className="primary" disabled={create.isPending}>
-          Create context field
-        </button>
-        {!fieldError(create.error, "name") && !fieldError(create.error, "legalValues") && <ErrorNote error={create.error} />}
-      </form>
+      <ContextFieldForm onSaved={refresh} />
+      {editedField && (
+        <ContextFieldForm
+          key={editedField.name}
+          field={editedField}
+          onSaved={() => refresh().then(() => closeEditor(editedField.name))}
+          onCancel={() => closeEditor(editedField.name)}
+        />
+      )}
       <ErrorNote error={fields.error ?? remove.error} />
       {fields.data && (
         <table aria-label="Context fields">
@@ -96,10 +57,22 @@ export function ContextFieldsPage() {
                   {field.name}
                   {field.description && <div className="hint">{field.description}</div>}
                 </td>
-                <td>{field.legalValues.map((v) => v.value).join(", ") || "any"}</td>
+                <td>
+                  {field.legalValues.length === 0
+                    ? "any"
+                    : field.legalValues.map((v) => (v.description ? `${v.value} (${v.description})` : v.value)).join(", ")}
+                </td>
                 <td>{field.stickiness ? "yes" : "no"}</td>
                 <td>{field.usedInFeatures ?? 0} flags</td>
-                <td>
+                <td className="actions">
+                  <button
+                    type="button"
+                    id={`edit-context-${field.name}`}
+                    aria-expanded={editing === field.name}
+                    onClick={() => setEditing(editing === field.name ? undefined : field.name)}
+                  >
+                    Edit {field.name}
+                  </button>
                   <button
                     type="button"
                     className="danger"
