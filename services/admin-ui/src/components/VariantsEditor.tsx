@@ -1,5 +1,6 @@
-import type { FeatureVariant, StrategyVariant } from "@vexil/contracts";
+import type { FeatureVariant, StrategyVariant, VariantOverride } from "@vexil/contracts";
 import { SelectField, TextField } from "./forms.js";
+import { cleanOverrides, VariantOverrides } from "./VariantOverrides.js";
 
 export interface EditableVariant {
   name: string;
@@ -9,6 +10,8 @@ export interface EditableVariant {
   stickiness: string;
   payloadType: "" | "string" | "json" | "csv" | "number";
   payloadValue: string;
+  /** Only a flag's environment variants have them; strategy variants keep an empty list. */
+  overrides: VariantOverride[];
 }
 
 const total = 1000;
@@ -21,6 +24,7 @@ export function toEditable(variant: StrategyVariant | FeatureVariant): EditableV
     stickiness: variant.stickiness ?? "default",
     payloadType: variant.payload?.type ?? "",
     payloadValue: variant.payload?.value ?? "",
+    overrides: "overrides" in variant ? (variant.overrides ?? []) : [],
   };
 }
 
@@ -34,6 +38,12 @@ export function toVariants(variants: EditableVariant[]): StrategyVariant[] {
     stickiness: v.stickiness,
     ...(v.payloadType ? { payload: { type: v.payloadType, value: v.payloadValue } } : {}),
   }));
+}
+
+/** A flag's environment variants: as for a strategy, with their overrides. */
+export function toFeatureVariants(variants: EditableVariant[]): FeatureVariant[] {
+  const plain = toVariants(variants);
+  return plain.map((variant, i) => ({ ...variant, overrides: cleanOverrides(variants[i]!.overrides) }));
 }
 
 /** Each variant's share of 1000: fixed ones as given, the rest split evenly (the remainder to the first). */
@@ -68,11 +78,14 @@ export function VariantsEditor({
   onChange,
   stickinessOptions,
   label,
+  overrideFields,
 }: {
   variants: EditableVariant[];
   onChange: (variants: EditableVariant[]) => void;
   stickinessOptions: string[];
   label: string;
+  /** The context fields overrides may name; without it the editor offers no overrides. */
+  overrideFields?: string[];
 }) {
   const weights = spreadWeights(variants);
   const problem = weightProblem(variants);
@@ -135,6 +148,14 @@ export function VariantsEditor({
               Remove variant {variant.name || index + 1}
             </button>
           </div>
+          {overrideFields && (
+            <VariantOverrides
+              variantLabel={variant.name || `variant ${index + 1}`}
+              overrides={variant.overrides}
+              onChange={(overrides) => update(index, { overrides })}
+              contextNames={overrideFields}
+            />
+          )}
         </div>
       ))}
       <div className="actions">
@@ -150,6 +171,7 @@ export function VariantsEditor({
                 stickiness: stickinessOptions[0] ?? "default",
                 payloadType: "",
                 payloadValue: "",
+                overrides: [],
               },
             ])
           }

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { FeatureEnvironment, FeatureStrategy } from "@vexil/contracts";
+import type { FeatureEnvironment, FeatureStrategy, FeatureVariant } from "@vexil/contracts";
 import { useState } from "react";
 import { Link } from "wouter";
 import { adminApi, ok } from "../../api.js";
 import { arrayMove } from "@dnd-kit/sortable";
 import { ErrorNote } from "../../components/forms.js";
 import { SortableList } from "../../components/SortableList.js";
-import { toEditable, toVariants, VariantsEditor, weightProblem, type EditableVariant } from "../../components/VariantsEditor.js";
+import { toEditable, toFeatureVariants, VariantsEditor, weightProblem, type EditableVariant } from "../../components/VariantsEditor.js";
 import { useFlagSwitch } from "../../flag-switch.js";
 import { keys, useStrategyChoices } from "../../queries.js";
 import { StrategyEditor, type StrategyTarget } from "./StrategyEditor.js";
@@ -14,7 +14,7 @@ import { StrategyEditor, type StrategyTarget } from "./StrategyEditor.js";
 type StrategyChange =
   | { kind: "delete"; id: string }
   | { kind: "order"; order: { id: string; sortOrder: number }[] }
-  | { kind: "variants"; variants: ReturnType<typeof toVariants> };
+  | { kind: "variants"; variants: FeatureVariant[] };
 
 /** Deletes, reorders or sets variants directly, or as a change request in a protected environment. */
 async function applyChange(target: StrategyTarget, change: StrategyChange): Promise<{ changeRequestId?: number }> {
@@ -72,6 +72,7 @@ export function EnvironmentPanel({ target, environment }: { target: StrategyTarg
     change.mutate({ kind: "order", order: ids.map((id, i) => ({ id, sortOrder: i })) }, { onSettled: () => setDropped(undefined) });
   };
   const move = (index: number, by: -1 | 1) => reorder(arrayMove(strategies, index, index + by).map((s) => s.id!));
+  const variantsChange = change.variables?.kind === "variants";
   const requested = changeRequestId ?? toggle.data?.changeRequestId;
 
   return (
@@ -94,7 +95,8 @@ export function EnvironmentPanel({ target, environment }: { target: StrategyTarg
           <span aria-hidden="true">{environment.enabled ? "On" : "Off"}</span>
         </label>
       </div>
-      <ErrorNote error={toggle.error ?? change.error} />
+      {/* A refused variants list is shown beside its save button, below. */}
+      <ErrorNote error={toggle.error ?? (variantsChange ? undefined : change.error)} />
       {requested !== undefined && (
         <p role="status" className="hint">
           Added to{" "}
@@ -184,15 +186,17 @@ export function EnvironmentPanel({ target, environment }: { target: StrategyTarg
           variants={variants}
           onChange={setVariants}
           stickinessOptions={choices.data?.stickiness ?? ["default"]}
+          overrideFields={choices.data?.contextNames ?? []}
         />
         <button
           type="button"
           className="primary"
           disabled={change.isPending || weightProblem(variants) !== undefined}
-          onClick={() => change.mutate({ kind: "variants", variants: toVariants(variants) })}
+          onClick={() => change.mutate({ kind: "variants", variants: toFeatureVariants(variants) })}
         >
           Save variants in {environment.name}
         </button>
+        {variantsChange && <ErrorNote error={change.error} />}
       </details>
     </section>
   );
