@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { maskedParameterValue, type Addon, type AddonProviderDefinition } from "@vexil/contracts";
-import { useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
+import { keys, useAllEnvironments } from "../../queries.js";
 
 const addonsKey = ["addons"];
 
@@ -60,6 +61,8 @@ export function IntegrationsPage() {
             <tr>
               <th scope="col">Integration</th>
               <th scope="col">Events</th>
+              <th scope="col">Projects</th>
+              <th scope="col">Environments</th>
               <th scope="col">Enabled</th>
               <th scope="col">Actions</th>
             </tr>
@@ -72,6 +75,8 @@ export function IntegrationsPage() {
                   {addon.description && <div className="hint">{addon.description}</div>}
                 </td>
                 <td>{addon.events.join(", ")}</td>
+                <td>{scopeText(addon.projects)}</td>
+                <td>{scopeText(addon.environments)}</td>
                 <td>
                   <input
                     type="checkbox"
@@ -114,6 +119,10 @@ function AddonForm({ providers, addon, onDone }: { providers: AddonProviderDefin
   const [description, setDescription] = useState(addon?.description ?? "");
   const [parameters, setParameters] = useState<Record<string, unknown>>(addon?.parameters ?? {});
   const [events, setEvents] = useState<string[]>(addon?.events ?? ["feature-created", "feature-updated"]);
+  const [projects, setProjects] = useState<string[]>(addon?.projects ?? []);
+  const [environments, setEnvironments] = useState<string[]>(addon?.environments ?? []);
+  const projectList = useQuery({ queryKey: keys.projects, queryFn: () => ok(adminApi.projects.list()) });
+  const environmentList = useAllEnvironments();
   const save = useMutation({
     mutationFn: async () => {
       const body = {
@@ -122,8 +131,8 @@ function AddonForm({ providers, addon, onDone }: { providers: AddonProviderDefin
         enabled: addon?.enabled ?? true,
         parameters,
         events,
-        projects: addon?.projects,
-        environments: addon?.environments,
+        projects,
+        environments,
       };
       if (addon) await ok(adminApi.addons.update({ params: { id: addon.id }, body }));
       else await ok(adminApi.addons.create({ body }));
@@ -172,21 +181,30 @@ function AddonForm({ providers, addon, onDone }: { providers: AddonProviderDefin
           />
         ))}
       </div>
-      <fieldset>
-        <legend>Events to send</legend>
-        <div className="checks">
-          {provider.events.map((eventType) => (
-            <label className="check" key={eventType}>
-              <input
-                type="checkbox"
-                checked={events.includes(eventType)}
-                onChange={(e) => setEvents(e.target.checked ? [...events, eventType] : events.filter((t) => t !== eventType))}
-              />{" "}
-              {eventType}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <Choices
+        legend="Events to send"
+        options={provider.events}
+        chosen={events}
+        onChange={setEvents}
+        error={fieldError(save.error, "events")}
+      />
+      <Choices
+        legend="Projects"
+        hint="None chosen: events of every project, including projects created later."
+        options={projectList.data?.projects.map((p) => p.id) ?? []}
+        chosen={projects}
+        onChange={setProjects}
+        error={fieldError(save.error, "projects")}
+      />
+      <Choices
+        legend="Environments"
+        hint="None chosen: every environment. With some chosen, events that belong to no environment (such as a flag created) are not sent."
+        options={environmentList.data?.environments.map((e) => e.name) ?? []}
+        chosen={environments}
+        onChange={setEnvironments}
+        error={fieldError(save.error, "environments")}
+      />
+      <ErrorNote error={projectList.error ?? environmentList.error} />
       <div className="actions">
         <button type="submit" className="primary" disabled={save.isPending}>
           Save integration
@@ -195,8 +213,61 @@ function AddonForm({ providers, addon, onDone }: { providers: AddonProviderDefin
           Cancel
         </button>
       </div>
-      <ErrorNote error={save.error} />
+      {!fieldError(save.error, "parameters") && !fieldError(save.error, "events") && <ErrorNote error={save.error} />}
     </form>
+  );
+}
+
+/** "all" for an empty scope, as the API reads it. */
+function scopeText(scope: string[] | undefined): string {
+  return scope?.length ? scope.join(", ") : "all";
+}
+
+/** A set of checkboxes under one legend; the chosen values keep the order they were chosen in. */
+function Choices({
+  legend,
+  hint,
+  options,
+  chosen,
+  onChange,
+  error,
+}: {
+  legend: string;
+  hint?: string;
+  options: string[];
+  chosen: string[];
+  onChange: (chosen: string[]) => void;
+  error?: string;
+}) {
+  const id = useId();
+  // A stored choice no longer offered (a deleted project) stays visible, so it can be unticked.
+  const shown = [...options, ...chosen.filter((value) => !options.includes(value))];
+  return (
+    <fieldset aria-describedby={[hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ") || undefined}>
+      <legend>{legend}</legend>
+      {hint && (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      <div className="checks">
+        {shown.map((value) => (
+          <label className="check" key={value}>
+            <input
+              type="checkbox"
+              checked={chosen.includes(value)}
+              onChange={(e) => onChange(e.target.checked ? [...chosen, value] : chosen.filter((v) => v !== value))}
+            />{" "}
+            {value}
+          </label>
+        ))}
+      </div>
+      {error && (
+        <div className="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </div>
+      )}
+    </fieldset>
   );
 }
 
