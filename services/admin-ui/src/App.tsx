@@ -11,6 +11,7 @@ import { useCurrentUser } from "./session.js";
 const AccountPage = lazy(() => import("./pages/AccountPage.js").then((m) => ({ default: m.AccountPage })));
 const ApplicationsPage = lazy(() => import("./pages/configure/ApplicationsPage.js").then((m) => ({ default: m.ApplicationsPage })));
 const ContextFieldsPage = lazy(() => import("./pages/configure/ContextFieldsPage.js").then((m) => ({ default: m.ContextFieldsPage })));
+const EnvironmentsPage = lazy(() => import("./pages/configure/EnvironmentsPage.js").then((m) => ({ default: m.EnvironmentsPage })));
 const EventLogPage = lazy(() => import("./pages/configure/EventLogPage.js").then((m) => ({ default: m.EventLogPage })));
 const IntegrationsPage = lazy(() => import("./pages/configure/IntegrationsPage.js").then((m) => ({ default: m.IntegrationsPage })));
 const SegmentsPage = lazy(() => import("./pages/configure/SegmentsPage.js").then((m) => ({ default: m.SegmentsPage })));
@@ -45,6 +46,7 @@ export function App() {
           <Route path="/playground" component={PlaygroundPage} />
           <Route path="/segments" component={SegmentsPage} />
           <Route path="/context" component={ContextFieldsPage} />
+          <Route path="/environments" component={EnvironmentsPage} />
           <Route path="/tag-types" component={TagTypesPage} />
           <Route path="/strategies" component={StrategiesPage} />
           <Route path="/events" component={EventLogPage} />

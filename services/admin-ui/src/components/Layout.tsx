@@ -32,6 +32,7 @@ export function Layout({ me, children }: { me: CurrentUser; children: ReactNode 
           <NavLink href="/playground">Playground</NavLink>
           <NavLink href="/segments">Segments</NavLink>
           <NavLink href="/context">Context</NavLink>
+          <NavLink href="/environments">Environments</NavLink>
           <NavLink href="/tag-types">Tags</NavLink>
           <NavLink href="/strategies">Strategies</NavLink>
           <NavLink href="/integrations">Integrations</NavLink>
