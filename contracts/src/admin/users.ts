@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { c, errorResponses, routerOptions } from "../common.js";
 import {
+  changeOwnPasswordSchema,
   changePasswordSchema,
   createdPersonalAccessTokenSchema,
   createPersonalAccessTokenSchema,
@@ -77,6 +78,16 @@ export const usersContract = c.router(
       summary: "The caller and its permissions",
       description: "Who the caller is (a user, a service account or an API token) and the permissions they have.",
       responses: { 200: currentUserSchema, ...errorResponses(401) },
+    },
+    changeOwnPassword: {
+      method: "POST",
+      path: "/user/change-password",
+      summary: "Change your own password",
+      description:
+        "Any signed-in user changes their own password: the current one (`oldPassword`, 401 `PasswordMismatch` when wrong) and the new one twice. The session that made the change stays signed in; every other session of the user ends.",
+      metadata: { requestExample: { oldPassword: "Correct-horse-9", password: "Another-horse-42", confirmPassword: "Another-horse-42" } },
+      body: changeOwnPasswordSchema,
+      responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
     listTokens: {
       method: "GET",

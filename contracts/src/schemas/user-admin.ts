@@ -42,6 +42,16 @@ export type UpdateUser = z.infer<typeof updateUserSchema>;
 
 export const changePasswordSchema = z.object({ password: passwordSchema });
 
+/** `POST /user/change-password`: people change their own password, proving they know the current one (Unleash 8). */
+export const changeOwnPasswordSchema = z
+  .object({
+    password: passwordSchema,
+    confirmPassword: z.string(),
+    oldPassword: z.string().min(1, "Give your current password"),
+  })
+  .refine((body) => body.password === body.confirmPassword, { message: "The passwords do not match", path: ["confirmPassword"] });
+export type ChangeOwnPassword = z.infer<typeof changeOwnPasswordSchema>;
+
 export const rootRoleSchema = roleSchema.omit({ project: true });
 export const userListSchema = z.object({ users: z.array(userSchema), rootRoles: z.array(rootRoleSchema) });
 export type UserList = z.infer<typeof userListSchema>;

@@ -14,7 +14,10 @@ export interface SessionUser {
 }
 
 export type Principal =
-  { kind: "api-token"; grant: TokenGrant; secret: string } | { kind: "user"; user: SessionUser; via: "session" | "personal-access-token" };
+  | { kind: "api-token"; grant: TokenGrant; secret: string }
+  /** `sessionId`: the cookie's value, so a password change can keep this session and end the others. */
+  | { kind: "user"; user: SessionUser; via: "session"; sessionId: string }
+  | { kind: "user"; user: SessionUser; via: "personal-access-token" };
 
 const principalKey = Symbol("vexil.principal");
 

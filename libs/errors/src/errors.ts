@@ -43,6 +43,11 @@ export class AuthenticationRequired extends VexilError {
   override readonly name = "AuthenticationRequired";
   readonly status = 401;
 }
+/** 401 for a wrong current password when people change their own (Unleash's PasswordMismatch). */
+export class PasswordMismatch extends VexilError {
+  override readonly name = "PasswordMismatch";
+  readonly status = 401;
+}
 export class NoAccessError extends VexilError {
   override readonly name = "NoAccessError";
   readonly status = 403;

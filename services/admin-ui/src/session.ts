@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { useSyncExternalStore } from "react";
 import { adminApi, ApiError, ok } from "./api.js";
 
 export const currentUserKey = ["current-user"];
@@ -20,16 +21,25 @@ export function useCurrentUser() {
 }
 
 // The sign-in answer says whether the password was the first-start default; remembered per user
-// until the password is changed, so the banner survives reloads.
+// until the password is changed, so the banner survives reloads, and goes at once when it changes.
 const defaultPasswordKey = (userId: number) => `vexil.default-password.${userId}`;
+const defaultPasswordListeners = new Set<() => void>();
 
 export function rememberDefaultPassword(userId: number, usesDefaultPassword: boolean): void {
   if (usesDefaultPassword) localStorage.setItem(defaultPasswordKey(userId), "1");
   else localStorage.removeItem(defaultPasswordKey(userId));
+  for (const listener of defaultPasswordListeners) listener();
 }
 
-export function usesDefaultPassword(userId: number | undefined): boolean {
-  return userId !== undefined && localStorage.getItem(defaultPasswordKey(userId)) === "1";
+/** Whether this user signed in with the first-start password and has not changed it since. */
+export function useDefaultPassword(userId: number | undefined): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      defaultPasswordListeners.add(listener);
+      return () => defaultPasswordListeners.delete(listener);
+    },
+    () => userId !== undefined && localStorage.getItem(defaultPasswordKey(userId)) === "1",
+  );
 }
 
 const noticeKey = "vexil.sign-in-notice";

@@ -3,7 +3,7 @@ import { logoutPath } from "@vexil/contracts";
 import type { ReactNode } from "react";
 import { Link, useRoute } from "wouter";
 import { useLiveUpdates } from "../live-updates.js";
-import { usesDefaultPassword } from "../session.js";
+import { useDefaultPassword } from "../session.js";
 import { ThemeToggle } from "./ThemeToggle.js";
 
 function NavLink({ href, children }: { href: string; children: ReactNode }) {
@@ -17,6 +17,7 @@ function NavLink({ href, children }: { href: string; children: ReactNode }) {
 
 export function Layout({ me, children }: { me: CurrentUser; children: ReactNode }) {
   useLiveUpdates();
+  const firstStartPassword = useDefaultPassword(me.user.id);
   const who = me.user.name || me.user.username || me.user.email || "API token";
   return (
     <>
@@ -53,7 +54,7 @@ export function Layout({ me, children }: { me: CurrentUser; children: ReactNode 
           </form>
         </div>
       </header>
-      {usesDefaultPassword(me.user.id) && (
+      {firstStartPassword && (
         <div className="banner warning" role="status">
           You signed in with the first-start password, which everyone knows. <Link href="/account">Change it now</Link>.
         </div>

@@ -1,9 +1,9 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { adminApi, ok } from "../api.js";
+import { adminApi, ApiError, ok } from "../api.js";
 import { ErrorNote, fieldError, TextField } from "../components/forms.js";
 import { PersonalTokens } from "./PersonalTokens.js";
-import { currentUserKey, rememberDefaultPassword, setSignInNotice, useCurrentUser } from "../session.js";
+import { rememberDefaultPassword, useCurrentUser } from "../session.js";
 
 export function AccountPage() {
   const me = useCurrentUser().data;
@@ -23,20 +23,25 @@ export function AccountPage() {
   );
 }
 
+/** Any signed-in person changes their own password; this session stays, their other sessions end. */
 function ChangePassword({ userId }: { userId: number }) {
-  const queryClient = useQueryClient();
+  const [oldPassword, setOldPassword] = useState("");
   const [password, setPassword] = useState("");
-  const [confirmation, setConfirmation] = useState("");
+  const [confirmPassword, setConfirmPassword] = useState("");
   const change = useMutation({
-    mutationFn: () => ok(adminApi.users.changePassword({ params: { id: userId }, body: { password } })),
-    onSuccess: async () => {
+    mutationFn: () => ok(adminApi.users.changeOwnPassword({ body: { oldPassword, password, confirmPassword } })),
+    onSuccess: () => {
+      setOldPassword("");
+      setPassword("");
+      setConfirmPassword("");
+      // The first-start banner goes.
       rememberDefaultPassword(userId, false);
-      // The API ends every session of the user, this one included: sign in again with the new password.
-      setSignInNotice("Password changed. Sign in with the new password.");
-      await queryClient.invalidateQueries({ queryKey: currentUserKey });
     },
   });
-  const mismatch = confirmation !== "" && confirmation !== password ? "The passwords differ" : undefined;
+  const mismatch = confirmPassword !== "" && confirmPassword !== password ? "The passwords do not match" : undefined;
+  // A wrong current password is a 401 without field details: it belongs next to that field.
+  const wrongOld = change.error instanceof ApiError && change.error.name === "PasswordMismatch" ? change.error.message : undefined;
+  const atField = ["oldPassword", "password", "confirmPassword"].some((field) => fieldError(change.error, field)) || wrongOld;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!mismatch) change.mutate();
@@ -44,6 +49,15 @@ function ChangePassword({ userId }: { userId: number }) {
   return (
     <form onSubmit={submit} className="card narrow" aria-labelledby="change-password-title">
       <h2 id="change-password-title">Change password</h2>
+      <TextField
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={oldPassword}
+        onChange={(e) => setOldPassword(e.target.value)}
+        error={wrongOld ?? fieldError(change.error, "oldPassword")}
+      />
       <TextField
         label="New password"
         type="password"
@@ -59,14 +73,15 @@ function ChangePassword({ userId }: { userId: number }) {
         type="password"
         autoComplete="new-password"
         required
-        value={confirmation}
-        onChange={(e) => setConfirmation(e.target.value)}
-        error={mismatch}
+        value={confirmPassword}
+        onChange={(e) => setConfirmPassword(e.target.value)}
+        error={mismatch ?? fieldError(change.error, "confirmPassword")}
       />
       <button type="submit" className="primary" disabled={change.isPending}>
         Change password
       </button>
-      {!fieldError(change.error, "password") && <ErrorNote error={change.error} />}
+      {change.isSuccess && <p role="status">Password changed. Your other sessions were signed out.</p>}
+      {!atField && <ErrorNote error={change.error} />}
     </form>
   );
 }

@@ -13,6 +13,8 @@ export interface SessionStore {
   get(digest: string): Promise<SessionDocument | null>;
   delete(digest: string): Promise<void>;
   deleteForUser(userId: number, session?: StoreSession): Promise<void>;
+  /** Every session of the user but one (the one that changed the password). */
+  deleteForUserExcept(userId: number, keepDigest: string, session?: StoreSession): Promise<void>;
   deleteExpired(now: Date): Promise<number>;
 }
 
@@ -30,6 +32,9 @@ export async function createSessionStore(engine: StoreEngine): Promise<SessionSt
     },
     async deleteForUser(userId, session) {
       await sessions.deleteMany({ userId }, { session });
+    },
+    async deleteForUserExcept(userId, keepDigest, session) {
+      await sessions.deleteMany({ userId, _id: { $ne: keepDigest } }, { session });
     },
     async deleteExpired(now) {
       return (await sessions.deleteMany({ expiresAt: { $lte: now } })).deletedCount;

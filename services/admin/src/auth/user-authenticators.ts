@@ -17,7 +17,7 @@ export function sessionAuthenticator(sessions: SessionService): Authenticator {
       const sessionId = readSessionCookie(req.headers.cookie);
       if (!sessionId) return undefined;
       const user = await sessions.userFor(sessionId);
-      return user ? { kind: "user", user, via: "session" } : undefined;
+      return user ? { kind: "user", user, via: "session", sessionId } : undefined;
     },
   };
 }

@@ -21,12 +21,13 @@ export function userRoutes({
 }): Router {
   const router = express.Router();
 
-  /** Personal access tokens belong to people; API tokens cannot hold them. */
+  /** Personal access tokens and passwords belong to people; API tokens have neither. */
   const signedInUser = (req: object) => {
     const principal = principalOf(req);
     if (!principal) throw new AuthenticationRequired("You must sign in");
-    if (principal.kind !== "user") throw new NoAccessError("a signed-in user (API tokens have no personal access tokens)");
-    return { user: principal.user, actor: access.assert(req, permissions.read) };
+    if (principal.kind !== "user") throw new NoAccessError("a signed-in user (API tokens have no personal access tokens or password)");
+    const sessionId = principal.via === "session" ? principal.sessionId : undefined;
+    return { user: principal.user, actor: access.assert(req, permissions.read), sessionId };
   };
 
   mountContract(router, adminContract.users, {
@@ -54,6 +55,11 @@ export function userRoutes({
     changePassword: async ({ params, body, req }) => {
       const actor = access.assert(req, permissions.admin);
       await users.changePassword(params.id, body.password, actor);
+      return { status: 200, body: undefined };
+    },
+    changeOwnPassword: async ({ body, req }) => {
+      const { user, actor, sessionId } = signedInUser(req);
+      await users.changeOwnPassword(user.id, body, actor, sessionId);
       return { status: 200, body: undefined };
     },
     current: async ({ req }) => {

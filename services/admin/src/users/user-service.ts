@@ -1,5 +1,5 @@
-import type { RootRole, SessionUser } from "@vexil/auth";
-import { AuthenticationRequired, NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
+import { tokenDigest, type RootRole, type SessionUser } from "@vexil/auth";
+import { AuthenticationRequired, NameExistsError, NotFoundError, PasswordMismatch, ValidationError } from "@vexil/errors";
 import type { StoreSession } from "@vexil/store";
 import type { Actor } from "../access/access-service.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
@@ -61,6 +61,7 @@ export function toSessionUser(doc: UserDocument): SessionUser {
 /** The sign-ins a user change ends (a role change, a removal, a new password). */
 export interface UserSessions {
   deleteForUser(userId: number, session?: StoreSession): Promise<void>;
+  deleteForUserExcept(userId: number, keepDigest: string, session?: StoreSession): Promise<void>;
 }
 
 const invalidLogin = "The combination of password and username you provided is invalid";
@@ -163,6 +164,36 @@ export class UserService {
       // Other sessions end: whoever knew the old password is signed out.
       await this.deps.sessions.deleteForUser(id, tx.session);
       await tx.record({ type: "user-updated", actor, data: { id, passwordChanged: true }, preData: { id: before._id } });
+    });
+  }
+
+  /**
+   * People change their own password, as in Unleash 8: the current one must match, the new one must
+   * differ from it, and every other session of the user ends while `keepSessionId` (the caller's) stays.
+   */
+  async changeOwnPassword(
+    id: number,
+    { oldPassword, password }: { oldPassword: string; password: string },
+    actor: Actor,
+    keepSessionId: string | undefined,
+  ): Promise<void> {
+    const current = await this.require(id);
+    if (!current.passwordHash || !(await verifyPassword(oldPassword, current.passwordHash))) {
+      throw new PasswordMismatch(
+        "The old password you provided is invalid. If you have forgotten your password, get in touch with your instance administrator.",
+      );
+    }
+    if (await verifyPassword(password, current.passwordHash)) {
+      throw new ValidationError("You've previously used this password. Please use a new password.", [
+        { path: "body.password", message: "You've previously used this password. Please use a new password." },
+      ]);
+    }
+    const passwordHash = await hashPassword(password);
+    await this.deps.unitOfWork.run(async (tx) => {
+      await this.deps.users.update(id, { passwordHash, loginAttempts: 0 }, tx.session);
+      if (keepSessionId) await this.deps.sessions.deleteForUserExcept(id, tokenDigest(keepSessionId), tx.session);
+      else await this.deps.sessions.deleteForUser(id, tx.session);
+      await tx.record({ type: "user-updated", actor, data: { id, passwordChanged: true }, preData: { id } });
     });
   }
 
