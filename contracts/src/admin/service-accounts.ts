@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { c, dateTimeSchema, errorResponses, routerOptions } from "../common.js";
+import { createdPersonalAccessTokenSchema, createPersonalAccessTokenSchema, personalAccessTokenListSchema } from "../schemas/index.js";
 
 /**
  * Service accounts (Unleash Enterprise): users that are not people. Actions run as one, so its root
@@ -43,6 +44,7 @@ export type UpdateServiceAccount = z.infer<typeof updateServiceAccountSchema>;
 
 const rootRoleSchema = z.object({ id: z.number().int(), name: z.string(), type: z.string(), description: z.string() });
 const idParams = z.object({ id: z.coerce.number().int().positive() });
+const tokenParams = idParams.extend({ tokenId: z.coerce.number().int().positive() });
 
 export const serviceAccountsContract = c.router(
   {
@@ -84,6 +86,34 @@ export const serviceAccountsContract = c.router(
       pathParams: idParams,
       body: c.noBody(),
       responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404, 409) },
+    },
+    listTokens: {
+      method: "GET",
+      path: "/service-account/:id/token",
+      summary: "A service account's tokens (never their secrets)",
+      description: "The tokens of a service account, with their description, expiry and when they were last used.",
+      pathParams: idParams,
+      responses: { 200: personalAccessTokenListSchema, ...errorResponses(400, 401, 403, 404) },
+    },
+    createToken: {
+      method: "POST",
+      path: "/service-account/:id/token",
+      summary: "Create a token for a service account; the answer is the only time its secret is shown",
+      description:
+        "Creates a token that acts as the service account (with its root role) on the admin API until `expiresAt`; its secret is shown only in this answer.",
+      metadata: { requestExample: { description: "Deploy pipeline", expiresAt: "2099-12-31T00:00:00.000Z" } },
+      pathParams: idParams,
+      body: createPersonalAccessTokenSchema,
+      responses: { 201: createdPersonalAccessTokenSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
+    },
+    deleteToken: {
+      method: "DELETE",
+      path: "/service-account/:id/token/:tokenId",
+      summary: "Delete a service account's token",
+      description: "Deletes one token of a service account; requests with it are refused from then on.",
+      pathParams: tokenParams,
+      body: c.noBody(),
+      responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404) },
     },
   },
   routerOptions,

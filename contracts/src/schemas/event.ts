@@ -131,6 +131,8 @@ export const eventTypes = [
   "service-account-created",
   "service-account-deleted",
   "service-account-updated",
+  "service-account-token-created",
+  "service-account-token-deleted",
   "feature-potentially-stale-on",
   "feature-dependency-added",
   "feature-dependency-removed",

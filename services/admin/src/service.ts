@@ -1,5 +1,5 @@
 import express, { type Router } from "express";
-import { apiTokenAuthenticator, authenticate, requireTokenType } from "@vexil/auth";
+import { authenticate, requireTokenType } from "@vexil/auth";
 import { startOutboxRelay } from "@vexil/bus";
 import { topics } from "@vexil/contracts";
 import { startRetention, type VexilService } from "@vexil/runtime";
@@ -53,10 +53,7 @@ export interface AdminService extends VexilService {
 function adminRoutes(deps: AdminDeps, eventStream: EventStreamHub): Router[] {
   const { access, clock, events, flags, governance, changeRequests, signals, delivery, exportImport, playground } = deps;
   const signedIn = express.Router();
-  const authenticated = [
-    authenticate([apiTokenAuthenticator(deps.sharedTokens.tokens), ...governance.authenticators]),
-    requireTokenType(["admin"], { allowUsers: true }),
-  ];
+  const authenticated = [authenticate(deps.authenticators), requireTokenType(["admin"], { allowUsers: true })];
   signedIn.use("/api/admin", ...authenticated);
   signedIn.use("/feedback", ...authenticated);
   const participation = requestParticipation(changeRequests.projectMembers);

@@ -1,9 +1,17 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { adminApi, ApiError, ok } from "../api.js";
+import { AccountTokens, type TokenCalls } from "../components/AccountTokens.js";
 import { ErrorNote, fieldError, TextField } from "../components/forms.js";
-import { PersonalTokens } from "./PersonalTokens.js";
 import { rememberDefaultPassword, useCurrentUser } from "../session.js";
+
+/** Tokens that act as the signed-in person, from scripts. */
+const personalTokens: TokenCalls = {
+  queryKey: ["personal-access-tokens"],
+  list: () => ok(adminApi.users.listTokens()),
+  create: (body) => ok(adminApi.users.createToken({ body })),
+  remove: (id) => ok(adminApi.users.deleteToken({ params: { id } })),
+};
 
 export function AccountPage() {
   const me = useCurrentUser().data;
@@ -18,7 +26,7 @@ export function AccountPage() {
         <dd>{me.user.email ?? "—"}</dd>
       </dl>
       {me.user.id !== undefined && <ChangePassword userId={me.user.id} />}
-      {me.user.id !== undefined && <PersonalTokens />}
+      {me.user.id !== undefined && <AccountTokens title="Personal access tokens" calls={personalTokens} />}
     </section>
   );
 }

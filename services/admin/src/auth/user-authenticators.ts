@@ -1,7 +1,6 @@
 import { parse as parseCookies } from "cookie";
-import { readAuthorization, type Authenticator } from "@vexil/auth";
+import { readAuthorization, type Authenticator, type SessionUser } from "@vexil/auth";
 import type { PersonalAccessTokenService } from "../users/personal-access-token-service.js";
-import type { UserService } from "../users/user-service.js";
 import type { SessionService } from "./session-service.js";
 
 export const sessionCookieName = "vexil-session";
@@ -22,15 +21,18 @@ export function sessionAuthenticator(sessions: SessionService): Authenticator {
   };
 }
 
-/** A script with a personal access token, acting as (and with the role of) its user. */
-export function personalAccessTokenAuthenticator(tokens: PersonalAccessTokenService, users: UserService): Authenticator {
+/** Who the account a token belongs to acts as (a person or a service account); undefined once it is gone. */
+export type TokenOwner = (accountId: number) => Promise<SessionUser | undefined>;
+
+/** A script with a personal or service account token, acting as (and with the role of) its account. */
+export function personalAccessTokenAuthenticator(tokens: PersonalAccessTokenService, ownerOf: TokenOwner): Authenticator {
   return {
     async authenticate(req) {
       const secret = readAuthorization(req);
       if (!secret) return undefined;
       const userId = await tokens.userIdFor(secret);
       if (userId === undefined) return undefined;
-      const user = await users.sessionUser(userId);
+      const user = await ownerOf(userId);
       return user ? { kind: "user", user, via: "personal-access-token" } : undefined;
     },
   };

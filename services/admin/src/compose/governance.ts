@@ -1,4 +1,4 @@
-import type { Authenticator, TokenSet } from "@vexil/auth";
+import type { TokenSet } from "@vexil/auth";
 import type { Logger } from "@vexil/logger";
 import type { Engines } from "@vexil/runtime";
 import { ApiTokenService } from "../api-tokens/api-token-service.js";
@@ -6,7 +6,6 @@ import type { ApiTokenStore } from "../api-tokens/api-token-store.js";
 import { loginRateLimiter, type LoginRateLimitSettings } from "../auth/login-rate-limit.js";
 import { SessionService } from "../auth/session-service.js";
 import { createSessionStore } from "../auth/session-store.js";
-import { personalAccessTokenAuthenticator, sessionAuthenticator } from "../auth/user-authenticators.js";
 import type { EnvironmentStore } from "../environments/environment-store.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { createFeedbackStore } from "../feedback/feedback-store.js";
@@ -70,6 +69,13 @@ export async function createGovernanceSlice({
   });
   const sessions = new SessionService({ sessions: sessionStore, users, clock });
   const personalAccessTokens = new PersonalAccessTokenService({ tokens: patStore, unitOfWork, clock });
+  // Service accounts' tokens are kept and checked as people's are, with Unleash's own event names.
+  const serviceAccountTokens = new PersonalAccessTokenService({
+    tokens: patStore,
+    unitOfWork,
+    clock,
+    events: { created: "service-account-token-created", deleted: "service-account-token-deleted" },
+  });
   const apiTokens = new ApiTokenService({
     tokens: apiTokenStore,
     environments,
@@ -100,6 +106,7 @@ export async function createGovernanceSlice({
     users,
     sessions,
     personalAccessTokens,
+    serviceAccountTokens,
     apiTokens,
     signupTokens,
     saml,
@@ -109,8 +116,6 @@ export async function createGovernanceSlice({
     get initialAdmin() {
       return initialAdmin;
     },
-    /** Signed-in people, after API tokens in admin's `authenticate([...])` chain. */
-    authenticators: [sessionAuthenticator(sessions), personalAccessTokenAuthenticator(personalAccessTokens, users)] as Authenticator[],
     async start() {
       initialAdmin = await ensureInitialAdmin(users, settings, logger);
       const reshare = () => void apiTokens.share().catch((err: unknown) => logger.warn({ err }, "sharing the token grants failed"));

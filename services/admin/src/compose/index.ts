@@ -1,9 +1,11 @@
+import { apiTokenAuthenticator, type Authenticator } from "@vexil/auth";
 import type { Logger } from "@vexil/logger";
 import { Registry } from "@vexil/metrics";
 import { openSharedTokenSet, type Engines } from "@vexil/runtime";
 import { AccessService } from "../access/access-service.js";
 import { toGrant } from "../api-tokens/token-grants.js";
 import type { LoginRateLimitSettings } from "../auth/login-rate-limit.js";
+import { personalAccessTokenAuthenticator, sessionAuthenticator } from "../auth/user-authenticators.js";
 import type { AdminConfig } from "../config.js";
 import type { EventRetentionSettings } from "../events/event-retention.js";
 import { PlaygroundService } from "../playground/playground-service.js";
@@ -74,10 +76,20 @@ export async function createAdminDeps({
     access,
     features: flags.featureStrategies,
     assertProject: (project) => flags.projectService.get(project),
+    accountTokens: governance.serviceAccountTokens,
     settings,
     clock,
     logger: logger.child({ module: "signals" }),
   });
+  // Who a request is, tried in order: API tokens, a browser's session, then a person's or a service account's token.
+  const authenticators: Authenticator[] = [
+    apiTokenAuthenticator(sharedTokens.tokens),
+    sessionAuthenticator(governance.sessions),
+    personalAccessTokenAuthenticator(
+      governance.personalAccessTokens,
+      async (id) => (await governance.users.sessionUser(id)) ?? signals.serviceAccounts.tokenUser(id),
+    ),
+  ];
   const delivery = await createDelivery({ engines, stores, flags, events, unitOfWork, settings, metrics, clock, logger });
   const exportImport = createExportImport({ stores, flags, changeRequests, unitOfWork, clock });
   // The playground reads the flag model as the snapshot publisher does, so it evaluates what the SDKs receive.
@@ -102,6 +114,7 @@ export async function createAdminDeps({
     unitOfWork,
     stores,
     sharedTokens,
+    authenticators,
     access,
     flags,
     governance,

@@ -8,7 +8,7 @@ import { ActionRunner, defaultActionLeaseMs, type FeatureEnvironmentSwitch } fro
 import { ActionService } from "../actions/action-service.js";
 import { createActionSetEventStore, createActionSetStore } from "../actions/action-set-store.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
-import { ServiceAccountService } from "../service-accounts/service-account-service.js";
+import { ServiceAccountService, type AccountTokens } from "../service-accounts/service-account-service.js";
 import { createServiceAccountStore } from "../service-accounts/service-account-store.js";
 import { SignalEndpointService } from "../signals/signal-endpoint-service.js";
 import { createSignalEndpointStore } from "../signals/signal-endpoint-store.js";
@@ -28,6 +28,7 @@ export async function createSignalsSlice({
   access,
   features,
   assertProject,
+  accountTokens,
   settings,
   clock,
   logger,
@@ -37,6 +38,8 @@ export async function createSignalsSlice({
   access: AccessService;
   features: FeatureEnvironmentSwitch;
   assertProject: (project: string) => Promise<unknown>;
+  /** Where service accounts' tokens are kept (governance's, beside people's). */
+  accountTokens: AccountTokens;
   settings: Partial<SignalLimitSettings>;
   clock: () => Date;
   logger: Logger;
@@ -55,6 +58,7 @@ export async function createSignalsSlice({
   });
   const serviceAccounts = new ServiceAccountService({
     accounts: await createServiceAccountStore(store),
+    tokens: accountTokens,
     unitOfWork,
     clock,
     isInUse: (id) => actionSets.usesActor(id),

@@ -27,6 +27,15 @@ export function serviceAccountRoutes({
       await serviceAccounts.delete(params.id, admin(req));
       return { status: 200, body: undefined };
     },
+    listTokens: async ({ params, req }) => {
+      admin(req);
+      return { status: 200, body: { pats: await serviceAccounts.listTokens(params.id) } };
+    },
+    createToken: async ({ params, body, req }) => ({ status: 201, body: await serviceAccounts.createToken(params.id, body, admin(req)) }),
+    deleteToken: async ({ params, req }) => {
+      await serviceAccounts.deleteToken(params.id, params.tokenId, admin(req));
+      return { status: 200, body: undefined };
+    },
   });
   return router;
 }

@@ -1,7 +1,14 @@
-import type { Principal, RootRole } from "@vexil/auth";
-import { serviceAccountRootRoles, type CreateServiceAccount, type ServiceAccount, type UpdateServiceAccount } from "@vexil/contracts";
+import type { Principal, RootRole, SessionUser } from "@vexil/auth";
+import {
+  serviceAccountRootRoles,
+  type CreatePersonalAccessToken,
+  type CreateServiceAccount,
+  type PersonalAccessToken,
+  type ServiceAccount,
+  type UpdateServiceAccount,
+} from "@vexil/contracts";
 import { NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
-import { DuplicateKeyError } from "@vexil/store";
+import { DuplicateKeyError, type StoreSession } from "@vexil/store";
 import type { Actor } from "../access/access-service.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import type { ServiceAccountDocument, ServiceAccountStore } from "./service-account-store.js";
@@ -29,12 +36,26 @@ function toServiceAccount(doc: ServiceAccountDocument): ServiceAccount {
   };
 }
 
+/** A service account as a signed-in user with its root role. */
+function userOf(account: ServiceAccountDocument): SessionUser {
+  return { id: account._id, name: account.name, username: account.username, email: null, rootRole: resolveRootRole(account.rootRole).name };
+}
+
 function eventData(doc: ServiceAccountDocument) {
   return { id: doc._id, username: doc.username, name: doc.name, rootRole: doc.rootRole };
 }
 
+/** The tokens that act as an account (the users slice keeps them, for people and service accounts alike). */
+export interface AccountTokens {
+  list(ownerId: number): Promise<PersonalAccessToken[]>;
+  create(ownerId: number, input: CreatePersonalAccessToken, actor: Actor): Promise<PersonalAccessToken & { secret: string }>;
+  delete(ownerId: number, id: number, actor: Actor): Promise<void>;
+  deleteAllFor(ownerId: number, session: StoreSession): Promise<void>;
+}
+
 export interface ServiceAccountServiceDeps {
   accounts: ServiceAccountStore;
+  tokens: AccountTokens;
   unitOfWork: UnitOfWork;
   clock: () => Date;
   /** Whether something (an action set) still runs as this account. */
@@ -95,8 +116,33 @@ export class ServiceAccountService {
     await this.deps.unitOfWork.run(async (tx) => {
       const before = await this.mustGet(id, tx.session);
       await this.deps.accounts.delete(id, tx.session);
+      // Its tokens end with it.
+      await this.deps.tokens.deleteAllFor(id, tx.session);
       await tx.record({ type: "service-account-deleted", actor, preData: eventData(before) });
     });
+  }
+
+  async listTokens(id: number): Promise<PersonalAccessToken[]> {
+    await this.mustGet(id);
+    return this.deps.tokens.list(id);
+  }
+
+  async createToken(id: number, input: CreatePersonalAccessToken, actor: Actor): Promise<PersonalAccessToken & { secret: string }> {
+    await this.mustGet(id);
+    return this.deps.tokens.create(id, input, actor);
+  }
+
+  async deleteToken(id: number, tokenId: number, actor: Actor): Promise<void> {
+    await this.mustGet(id);
+    await this.deps.tokens.delete(id, tokenId, actor);
+  }
+
+  /** Who a token of this account acts as (marking the account seen); undefined once the account is gone. */
+  async tokenUser(id: number): Promise<SessionUser | undefined> {
+    const account = await this.deps.accounts.get(id);
+    if (!account) return undefined;
+    await this.markSeen(id);
+    return userOf(account);
   }
 
   /**
@@ -104,12 +150,7 @@ export class ServiceAccountService {
    * rules decide what it may change as for anyone else.
    */
   principalOf(account: ServiceAccountDocument): Principal {
-    const role = resolveRootRole(account.rootRole);
-    return {
-      kind: "user",
-      via: "personal-access-token",
-      user: { id: account._id, name: account.name, username: account.username, email: null, rootRole: role.name },
-    };
+    return { kind: "user", via: "personal-access-token", user: userOf(account) };
   }
 
   async markSeen(id: number): Promise<void> {

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { tokenDigest } from "@vexil/auth";
 import { AuthenticationRequired, NotFoundError } from "@vexil/errors";
+import type { EventType } from "@vexil/contracts";
+import type { StoreSession } from "@vexil/store";
 import type { Actor } from "../access/access-service.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import type { PersonalAccessTokenDocument, PersonalAccessTokenStore } from "./personal-access-token-store.js";
@@ -28,8 +30,24 @@ function toView(doc: PersonalAccessTokenDocument): PersonalAccessTokenView {
   };
 }
 
+/**
+ * Tokens that act as an account: people's personal access tokens, and (a second instance over the
+ * same store, recording Unleash's service-account events) service accounts' tokens. Both kinds of
+ * account take their ids from the users sequence, so an owner id names one account.
+ */
 export class PersonalAccessTokenService {
-  constructor(private readonly deps: { tokens: PersonalAccessTokenStore; unitOfWork: UnitOfWork; clock: () => Date }) {}
+  constructor(
+    private readonly deps: {
+      tokens: PersonalAccessTokenStore;
+      unitOfWork: UnitOfWork;
+      clock: () => Date;
+      events?: { created: EventType; deleted: EventType };
+    },
+  ) {}
+
+  private get events() {
+    return this.deps.events ?? { created: "pat-created", deleted: "pat-deleted" };
+  }
 
   async list(userId: number): Promise<PersonalAccessTokenView[]> {
     return (await this.deps.tokens.listForUser(userId)).map(toView);
@@ -53,7 +71,7 @@ export class PersonalAccessTokenService {
     };
     await this.deps.unitOfWork.run(async (tx) => {
       await this.deps.tokens.insert(doc, tx.session);
-      await tx.record({ type: "pat-created", actor, data: toView(doc) });
+      await tx.record({ type: this.events.created, actor, data: toView(doc) });
     });
     return { ...toView(doc), secret };
   }
@@ -63,8 +81,13 @@ export class PersonalAccessTokenService {
       const doc = await this.deps.tokens.getForUser(userId, id, tx.session);
       if (!doc) throw new NotFoundError(`Could not find personal access token with id ${id}`);
       await this.deps.tokens.delete(id, tx.session);
-      await tx.record({ type: "pat-deleted", actor, preData: toView(doc) });
+      await tx.record({ type: this.events.deleted, actor, preData: toView(doc) });
     });
+  }
+
+  /** Ends every token of an account that is going away, in its transaction. */
+  async deleteAllFor(userId: number, session: StoreSession): Promise<void> {
+    await this.deps.tokens.deleteForUser(userId, session);
   }
 
   /** The user a presented secret acts as; undefined when it is not a known token, 401 once expired. */

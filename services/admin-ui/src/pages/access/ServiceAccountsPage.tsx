@@ -1,9 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { adminApi, ok } from "../../api.js";
+import { AccountTokens, type TokenCalls } from "../../components/AccountTokens.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
 
 const accountsKey = ["service-accounts"];
+
+/** A service account's tokens: scripts act as the account, with its root role. */
+const tokensOf = (id: number): TokenCalls => ({
+  queryKey: [...accountsKey, id, "tokens"],
+  list: () => ok(adminApi.serviceAccounts.listTokens({ params: { id } })),
+  create: (body) => ok(adminApi.serviceAccounts.createToken({ params: { id }, body })),
+  remove: (tokenId) => ok(adminApi.serviceAccounts.deleteToken({ params: { id, tokenId } })),
+});
 
 export function ServiceAccountsPage() {
   const queryClient = useQueryClient();
@@ -11,6 +20,7 @@ export function ServiceAccountsPage() {
   const [username, setUsername] = useState("");
   const [name, setName] = useState("");
   const [rootRole, setRootRole] = useState(3);
+  const [showTokensOf, setShowTokensOf] = useState<number | undefined>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: accountsKey });
   const create = useMutation({
     mutationFn: () => ok(adminApi.serviceAccounts.create({ body: { username, name: name || undefined, rootRole } })),
@@ -20,12 +30,19 @@ export function ServiceAccountsPage() {
       await refresh();
     },
   });
-  const remove = useMutation({ mutationFn: (id: number) => ok(adminApi.serviceAccounts.delete({ params: { id } })), onSuccess: refresh });
+  const remove = useMutation({
+    mutationFn: (id: number) => ok(adminApi.serviceAccounts.delete({ params: { id } })),
+    onSuccess: async (_, id) => {
+      if (showTokensOf === id) setShowTokensOf(undefined);
+      await refresh();
+    },
+  });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate();
   };
   const roles = accounts.data?.rootRoles ?? [];
+  const tokensShown = accounts.data?.serviceAccounts.find((account) => account.id === showTokensOf);
   return (
     <section>
       <h1>Service accounts</h1>
@@ -79,6 +96,14 @@ export function ServiceAccountsPage() {
                 <td>
                   <button
                     type="button"
+                    aria-expanded={showTokensOf === account.id}
+                    aria-controls="service-account-tokens"
+                    onClick={() => setShowTokensOf(showTokensOf === account.id ? undefined : account.id)}
+                  >
+                    Tokens of {account.username}
+                  </button>{" "}
+                  <button
+                    type="button"
                     className="danger"
                     onClick={() => confirm(`Delete ${account.username}? Its tokens stop working.`) && remove.mutate(account.id)}
                   >
@@ -90,6 +115,9 @@ export function ServiceAccountsPage() {
           </tbody>
         </table>
       )}
+      <div id="service-account-tokens">
+        {tokensShown && <AccountTokens key={tokensShown.id} title={`Tokens of ${tokensShown.username}`} calls={tokensOf(tokensShown.id)} />}
+      </div>
     </section>
   );
 }
