@@ -102,6 +102,52 @@ describe("the admin event stream (single process)", () => {
     expect(domainEvents(viewerStream).some((e) => e.project === "vault")).toBe(false);
   });
 
+  it("ends a stream once its session or token ends, saying so, and refuses the reconnect", async () => {
+    const password = "Str0ng-enough!";
+    const user = await vexil.createPerson({ username: "stream-leaver", rootRole: "Editor" });
+    const signIn = async () => {
+      const res = await vexil.api("/auth/simple/login", { method: "POST", token: null, body: { username: "stream-leaver", password } });
+      expect(res.status).toBe(200);
+      return res.headers.get("set-cookie")!.split(";")[0]!;
+    };
+    const asBrowser = (cookie: string) => ({ cookie, authorization: "" });
+    const endsSaying = async (stream: OpenEventStream, why: string) => {
+      const startedAt = performance.now();
+      await stream.ended;
+      expect(stream.messages.at(-1)?.event, why).toBe("ended");
+      console.log(`${why}: the stream ended ${(performance.now() - startedAt).toFixed(0)} ms later`);
+    };
+    const [here, elsewhere] = [await signIn(), await signIn()];
+    const signedOut = await open("", asBrowser(here));
+    const stays = await open("?project=live-ops", asBrowser(elsewhere));
+
+    // Signing out in one browser ends that session's stream; the other session's stream goes on.
+    const signOut = await vexil.api("/logout", { method: "POST", token: null, headers: { cookie: here }, redirect: "manual" });
+    expect(signOut.status).toBe(302);
+    await endsSaying(signedOut, "signed out");
+    await vexil.expectError(streamPath, { token: null, headers: { cookie: here } }, 401, "AuthenticationRequired");
+    await createFlag(vexil, "live-ops", "after-sign-out");
+    await expect.poll(() => domainEvents(stays).some((e) => e.featureName === "after-sign-out"), { timeout: 30_000 }).toBe(true);
+
+    // A deleted personal access token ends the stream opened with it, as deleting the user ends the session's.
+    const pat = await vexil.expectStatus(
+      "/api/admin/user/tokens",
+      {
+        method: "POST",
+        token: null,
+        headers: { cookie: elsewhere },
+        body: { description: "stream", expiresAt: "2099-01-01T00:00:00.000Z" },
+      },
+      201,
+    );
+    const withPat = await open("", { authorization: pat.secret });
+    await vexil.expectStatus(`/api/admin/user/tokens/${pat.id}`, { method: "DELETE", token: null, headers: { cookie: elsewhere } }, 200);
+    await endsSaying(withPat, "personal access token deleted");
+    await vexil.expectStatus(`/api/admin/user-admin/${user.id}`, { method: "DELETE" }, 200);
+    await endsSaying(stays, "user deleted");
+    await vexil.expectError(streamPath, { token: null, headers: { cookie: elsewhere } }, 401, "AuthenticationRequired");
+  });
+
   it("ends open streams when Vexil stops", async () => {
     const stream = await open();
     const stopped = vexil.restart();

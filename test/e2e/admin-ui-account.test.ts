@@ -5,7 +5,10 @@ import { signIn } from "../src/admin-ui.js";
 import { chromiumAvailable, expectAccessible, launchChromium, screenshotOnFailure } from "../src/browser.js";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
 
-/** One's own account in a real browser: a Viewer changes their password. */
+/**
+ * One's own account and session in a real browser: a Viewer changes their password; a session
+ * ended elsewhere closes the page's event stream and shows the sign-in screen, without reconnecting.
+ */
 describe.skipIf(!chromiumAvailable)("your account in the admin web UI", () => {
   let vexil: TestSystem;
   let browser: Browser;
@@ -47,5 +50,31 @@ describe.skipIf(!chromiumAvailable)("your account in the admin web UI", () => {
     await expect.poll(() => page.getByRole("alert").textContent()).toBe("The combination of password and username you provided is invalid");
     await signIn(page, "viv", changed);
     await page.getByRole("heading", { name: "Projects" }).waitFor();
+  }, 90_000);
+
+  it("goes to sign-in when the session ends elsewhere, with the event stream closed and not opened again", async () => {
+    await vexil.createPerson({ username: "sid", rootRole: "Editor" });
+    const page = await browser.newPage();
+    screenshotOnFailure(page, "admin-ui-account-session-end");
+    const streamAnswers: number[] = [];
+    page.on("response", (response) => {
+      if (new URL(response.url()).pathname === "/api/admin/event-stream") streamAnswers.push(response.status());
+    });
+    await page.goto(vexil.url);
+    await signIn(page, "sid", strongPassword);
+    await page.getByRole("heading", { name: "Projects" }).waitFor();
+    await expect.poll(() => streamAnswers).toEqual([200]);
+
+    // Signed out from another browser: the server ends the stream, the page asks for a sign-in.
+    const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    const signOut = await vexil.api("/logout", { method: "POST", token: null, headers: { cookie }, redirect: "manual" });
+    expect(signOut.status).toBe(302);
+    await page.getByText("Your session ended. Sign in again.").waitFor({ timeout: 30_000 });
+    await expectAccessible(page, "the sign-in screen after the session ended");
+
+    // Signing in again opens one new stream; the ended one was never asked for again (no 401s).
+    await signIn(page, "sid", strongPassword);
+    await page.getByRole("heading", { name: "Projects" }).waitFor();
+    await expect.poll(() => streamAnswers).toEqual([200, 200]);
   }, 90_000);
 });

@@ -33,16 +33,23 @@ export function apiTokenAuthenticator(tokens: TokenSet, now: () => Date = () => 
   };
 }
 
+/** Who the first authenticator that recognises the request says it is; a refusal (an expired token) throws. */
+export async function recognise(authenticators: Authenticator[], req: Request): Promise<Principal | undefined> {
+  for (const authenticator of authenticators) {
+    const principal = await authenticator.authenticate(req);
+    if (principal) return principal;
+  }
+  return undefined;
+}
+
 /** 401 unless one of the authenticators recognises the caller. */
 export function authenticate(authenticators: Authenticator[]): RequestHandler {
   return async (req, _res, next) => {
     try {
-      for (const authenticator of authenticators) {
-        const principal = await authenticator.authenticate(req);
-        if (principal) {
-          setPrincipal(req, principal);
-          return next();
-        }
+      const principal = await recognise(authenticators, req);
+      if (principal) {
+        setPrincipal(req, principal);
+        return next();
       }
       next(
         new AuthenticationRequired(

@@ -1,7 +1,8 @@
 import { useQueryClient, type QueryClient, type QueryKey } from "@tanstack/react-query";
 import { adminContract, type EventEntry } from "@vexil/contracts";
-import { useEffect } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { keys } from "./queries.js";
+import { currentUserKey, setSignInNotice } from "./session.js";
 
 /** What shows an event: the queries to read again once it is committed. */
 export function keysShowing(event: Pick<EventEntry, "type" | "project" | "featureName">): QueryKey[] {
@@ -41,27 +42,65 @@ function invalidateInBursts(queryClient: QueryClient) {
   };
 }
 
+/** The longest wait before opening a refused stream again while the session still holds. */
+const maxReopenMs = 30_000;
+
 /**
  * One event stream for the signed-in app: each change anyone commits (another person, a script,
  * an SDK-facing service) refreshes the screens that show it, without a reload. A reconnect that
  * could not resume (`reset`, or a stream that had to start over) reads everything shown again.
+ *
+ * The stream lives as long as the session: the server ends it with `ended` when the session does
+ * (signed out elsewhere, password changed, user deleted), and a refused stream (401) is not opened
+ * again; both ask who is signed in, which shows the sign-in screen and unmounts this. Returns
+ * `close`, for signing out.
  */
-export function useLiveUpdates(): void {
+export function useLiveUpdates(): () => void {
   const queryClient = useQueryClient();
+  const close = useRef<() => void>(() => undefined);
   useEffect(() => {
-    const source = new EventSource(adminContract.events.stream.path);
     const bursts = invalidateInBursts(queryClient);
+    let source: EventSource | undefined;
+    let reopen: ReturnType<typeof setTimeout> | undefined;
+    let reopenMs = 1_000;
+    let stopped = false;
     let connectedBefore = false;
-    source.onmessage = (message: MessageEvent<string>) => bursts.add(keysShowing(JSON.parse(message.data) as EventEntry));
-    source.addEventListener("connected", (message: MessageEvent<string>) => {
-      const { resumed } = JSON.parse(message.data) as { resumed: boolean };
-      if (connectedBefore && !resumed) void queryClient.invalidateQueries();
-      connectedBefore = true;
-    });
-    source.addEventListener("reset", () => void queryClient.invalidateQueries());
-    return () => {
-      source.close();
+    const stop = () => {
+      stopped = true;
+      source?.close();
+      clearTimeout(reopen);
       bursts.cancel();
     };
+    // The server closed the stream for good: open it again later only if the session still holds.
+    const closedByServer = async () => {
+      source?.close();
+      await queryClient.invalidateQueries({ queryKey: currentUserKey });
+      if (stopped || !queryClient.getQueryData(currentUserKey)) return;
+      reopen = setTimeout(open, reopenMs);
+      reopenMs = Math.min(reopenMs * 2, maxReopenMs);
+    };
+    const open = () => {
+      const stream = (source = new EventSource(adminContract.events.stream.path));
+      stream.onmessage = (message: MessageEvent<string>) => bursts.add(keysShowing(JSON.parse(message.data) as EventEntry));
+      stream.addEventListener("connected", (message: MessageEvent<string>) => {
+        const { resumed } = JSON.parse(message.data) as { resumed: boolean };
+        if (connectedBefore && !resumed) void queryClient.invalidateQueries();
+        connectedBefore = true;
+        reopenMs = 1_000;
+      });
+      stream.addEventListener("reset", () => void queryClient.invalidateQueries());
+      stream.addEventListener("ended", () => {
+        setSignInNotice("Your session ended. Sign in again.");
+        void closedByServer();
+      });
+      // While the stream is CONNECTING the browser retries by itself; CLOSED means it was refused.
+      stream.onerror = () => {
+        if (stream.readyState === EventSource.CLOSED) void closedByServer();
+      };
+    };
+    open();
+    close.current = stop;
+    return stop;
   }, [queryClient]);
+  return useCallback(() => close.current(), []);
 }

@@ -1,5 +1,5 @@
 import express, { type Router } from "express";
-import { authenticate, requireTokenType } from "@vexil/auth";
+import { authenticate, recognise, requireTokenType } from "@vexil/auth";
 import { startOutboxRelay } from "@vexil/bus";
 import { topics } from "@vexil/contracts";
 import { startRetention, type VexilService } from "@vexil/runtime";
@@ -116,6 +116,8 @@ export function createAdminService(deps: AdminDeps): AdminService {
       latestId: () => events.latestId(),
     },
     participation.maySee,
+    // A stream lives as long as the session or token it was opened with (signed out elsewhere, deleted, expired).
+    { stillSignedIn: async (req) => (await recognise(deps.authenticators, req)) !== undefined },
   );
 
   return {

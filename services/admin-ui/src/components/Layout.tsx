@@ -16,7 +16,7 @@ function NavLink({ href, children }: { href: string; children: ReactNode }) {
 }
 
 export function Layout({ me, children }: { me: CurrentUser; children: ReactNode }) {
-  useLiveUpdates();
+  const closeLiveUpdates = useLiveUpdates();
   const firstStartPassword = useDefaultPassword(me.user.id);
   const who = me.user.name || me.user.username || me.user.email || "API token";
   return (
@@ -49,7 +49,7 @@ export function Layout({ me, children }: { me: CurrentUser; children: ReactNode 
           <ThemeToggle />
           <span className="who">{who}</span>
           {/* Sign-out is a navigation: the server ends the session and redirects home. */}
-          <form method="post" action={logoutPath}>
+          <form method="post" action={logoutPath} onSubmit={closeLiveUpdates}>
             <button type="submit">Sign out</button>
           </form>
         </div>

@@ -137,6 +137,19 @@ describe("EventStreamHub", () => {
     expect(unknown.messages.map((m) => m.event)).toEqual(["connected", "reset"]);
   });
 
+  it("ends, saying so, the streams whose caller is no longer signed in, and only those", async () => {
+    const signedOut = new Set<string>();
+    await serve({ stillSignedIn: async (req) => !signedOut.has(req.get("x-caller") ?? ""), recheckMs: 20 });
+    const leaving = await stream("", { "x-caller": "leaving" });
+    const staying = await stream("", { "x-caller": "staying" });
+    signedOut.add("leaving");
+    await leaving.ended;
+    expect(leaving.messages.at(-1)).toEqual({ event: "ended", data: { message: expect.any(String) } });
+    await write("after");
+    await expect.poll(() => featuresOf(staying.messages)).toEqual(["after"]);
+    expect(hub.size).toBe(1);
+  });
+
   it("keeps quiet streams alive with comments", async () => {
     await serve({ keepAliveMs: 20 });
     const quiet = await stream();

@@ -38,6 +38,12 @@ export interface EventStreamOptions {
   reconnectMs?: number;
   /** A reconnect that missed more events than this is told to reload instead of getting them all. */
   maxReplay?: number;
+  /**
+   * Whether the credential a stream was opened with (a session, a token) still signs its caller in.
+   * Checked again every `recheckMs`: a stream ends soon after its session or token does.
+   */
+  stillSignedIn?: (req: Request) => Promise<boolean>;
+  recheckMs?: number;
 }
 
 function message(event: string | undefined, data: unknown, id?: number): string {
@@ -50,11 +56,13 @@ function message(event: string | undefined, data: unknown, id?: number): string 
  * `Last-Event-ID` gets the events it missed from the log (or `reset` when they are too many).
  *
  * Messages: `connected` first (`{latestEventId, resumed}`), then one unnamed message per event
- * (`id` is the event id), `reset` when a resume was not possible, and `: keep-alive` comments.
+ * (`id` is the event id), `reset` when a resume was not possible, `: keep-alive` comments, and
+ * `ended` (`{message}`) just before the server closes a stream whose session or token has ended.
  */
 export class EventStreamHub {
   private readonly connections = new Set<Connection>();
   private keepAlive: NodeJS.Timeout | undefined;
+  private recheck: NodeJS.Timeout | undefined;
   private stopListening: (() => void) | undefined;
 
   constructor(
@@ -74,6 +82,13 @@ export class EventStreamHub {
       for (const { res } of this.connections) res.write(": keep-alive\n\n");
     }, this.options.keepAliveMs ?? 15_000);
     this.keepAlive.unref();
+    const { stillSignedIn } = this.options;
+    if (stillSignedIn) {
+      this.recheck = setInterval(() => {
+        for (const connection of this.connections) this.enqueue(connection, () => this.endIfSignedOut(connection, stillSignedIn));
+      }, this.options.recheckMs ?? 2_000);
+      this.recheck.unref();
+    }
   }
 
   /** Stops listening and ends every open stream; browsers reconnect to whichever process serves next. */
@@ -81,6 +96,7 @@ export class EventStreamHub {
     this.stopListening?.();
     this.stopListening = undefined;
     clearInterval(this.keepAlive);
+    clearInterval(this.recheck);
     for (const connection of this.connections) connection.res.end();
     this.connections.clear();
   }
@@ -108,6 +124,13 @@ export class EventStreamHub {
     connection.lastId = lastEventId!;
     connection.res.write(message("connected", { latestEventId: latest, resumed: true }));
     await this.send(connection, missed);
+  }
+
+  /** Ends the stream, saying why, once its caller is signed out; the browser's reconnect then gets 401. */
+  private async endIfSignedOut(connection: Connection, stillSignedIn: (req: Request) => Promise<boolean>): Promise<void> {
+    if (!this.connections.has(connection) || (await stillSignedIn(connection.req).catch(() => false))) return;
+    this.connections.delete(connection);
+    connection.res.end(message("ended", { message: "The session or token this stream was opened with has ended" }));
   }
 
   private publish(events: EventDocument[]): void {
