@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedInPage } from "../src/admin-ui.js";
-import { chromiumAvailable, expectAccessible, launchChromium } from "../src/browser.js";
+import { chromiumAvailable, expectAccessible, hasFocus, launchChromium } from "../src/browser.js";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
 import { startReceiver, type Receiver } from "./addons-receiver.js";
 
@@ -36,8 +36,12 @@ describe.skipIf(!chromiumAvailable)("integration scopes in the admin web UI", ()
   it("delivers a scoped webhook's events for its project and environment only", async () => {
     const page = await signedInPage(vexil, browser, "admin-ui-addon-scopes");
     await page.getByRole("link", { name: "Integrations" }).click();
-    await page.getByRole("button", { name: "New integration" }).click();
+    const newButton = page.getByRole("button", { name: "New integration" });
+    await newButton.focus();
+    await page.keyboard.press("Enter");
     const form = page.getByRole("form", { name: "New integration" });
+    // The form takes the focus on its first field.
+    await expect.poll(() => hasFocus(form.getByLabel("Provider"))).toBe(true);
     await form.getByLabel("Provider").selectOption({ label: "Webhook" });
     await form.getByLabel("Webhook URL").fill("gopher://127.0.0.1/hooks");
     // Choices from the keyboard: each checkbox is reached and ticked with Space.
@@ -59,6 +63,8 @@ describe.skipIf(!chromiumAvailable)("integration scopes in the admin web UI", ()
     await form.getByLabel("Webhook URL").fill(receiver.url("/hooks/payments"));
     await form.getByRole("button", { name: "Save integration" }).click();
     await form.waitFor({ state: "detached" });
+    // Closed, the focus is back on the button that opened it.
+    await expect.poll(() => hasFocus(newButton)).toBe(true);
     const row = page.getByRole("row").filter({ hasText: "webhook #" });
     await row.getByRole("cell", { name: "payments", exact: true }).waitFor();
     await row.getByRole("cell", { name: "development", exact: true }).waitFor();

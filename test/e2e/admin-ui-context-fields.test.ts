@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedInPage } from "../src/admin-ui.js";
-import { chromiumAvailable, expectAccessible, launchChromium } from "../src/browser.js";
+import { chromiumAvailable, expectAccessible, hasFocus, launchChromium } from "../src/browser.js";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
 
 /**
@@ -44,13 +44,13 @@ describe.skipIf(!chromiumAvailable)("editing context fields in the admin web UI"
       await page.keyboard.press("Enter");
       const form = page.getByRole("form", { name: `Edit context field ${field}` });
       // The form takes the focus on its first field: the rest is typed and tabbed.
-      await expect.poll(() => form.getByLabel("Description", { exact: true }).evaluate((el) => el === document.activeElement)).toBe(true);
+      await expect.poll(() => hasFocus(form.getByLabel("Description", { exact: true }))).toBe(true);
       await page.keyboard.type("Pricing plan");
       await form.getByRole("button", { name: "Add legal value" }).focus();
       await page.keyboard.press("Enter");
       // The new row takes the focus.
       const secondValue = form.getByRole("group", { name: "Legal value 2" }).getByLabel("Value", { exact: true });
-      await expect.poll(() => secondValue.evaluate((el) => el === document.activeElement)).toBe(true);
+      await expect.poll(() => hasFocus(secondValue)).toBe(true);
       await page.keyboard.type("gold");
       await page.keyboard.press("Tab");
       await page.keyboard.type("Top tier");
@@ -71,7 +71,7 @@ describe.skipIf(!chromiumAvailable)("editing context fields in the admin web UI"
       await page.keyboard.press("Enter");
       await form.waitFor({ state: "detached" });
       // Closed, the focus is back on the button that opened it.
-      await expect.poll(() => editButton.evaluate((el) => el === document.activeElement)).toBe(true);
+      await expect.poll(() => hasFocus(editButton)).toBe(true);
       await page.getByRole("row").filter({ hasText: field }).getByRole("cell", { name: "gold, platinum (Top tier)" }).waitFor();
       await expectAccessible(page, "the context fields screen");
 

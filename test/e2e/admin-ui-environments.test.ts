@@ -1,10 +1,8 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedInPage } from "../src/admin-ui.js";
-import { chromiumAvailable, expectAccessible, launchChromium } from "../src/browser.js";
+import { chromiumAvailable, expectAccessible, hasFocus, launchChromium } from "../src/browser.js";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
-
-const isFocused = (element: Element) => element === document.activeElement;
 
 /**
  * The Environments screen: changing an environment's type and position from the keyboard,
@@ -48,7 +46,7 @@ describe.skipIf(!chromiumAvailable)("environments in the admin web UI", () => {
     await editButton.focus();
     await page.keyboard.press("Enter");
     const form = page.getByRole("form", { name: "Edit environment staging" });
-    await expect.poll(() => form.getByLabel("Type").evaluate(isFocused)).toBe(true);
+    await expect.poll(() => hasFocus(form.getByLabel("Type"))).toBe(true);
     await form.getByLabel("Type").selectOption("preproduction");
     await page.keyboard.press("Tab");
     await page.keyboard.press("ControlOrMeta+A");
@@ -59,7 +57,7 @@ describe.skipIf(!chromiumAvailable)("environments in the admin web UI", () => {
     await form.getByLabel("Sort order").fill("1");
     await page.keyboard.press("Enter");
     await form.waitFor({ state: "detached" });
-    await expect.poll(() => editButton.evaluate(isFocused)).toBe(true);
+    await expect.poll(() => hasFocus(editButton)).toBe(true);
     await expect.poll(shownOrder).toEqual(["staging", "development", "production"]);
     expect((await environments()).map((e) => [e.name, e.type])).toEqual([
       ["staging", "preproduction"],

@@ -1,11 +1,9 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedInPage } from "../src/admin-ui.js";
-import { chromiumAvailable, expectAccessible, launchChromium } from "../src/browser.js";
+import { chromiumAvailable, expectAccessible, hasFocus, launchChromium } from "../src/browser.js";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
 import { sdkPool, until } from "../src/sdks.js";
-
-const isFocused = (element: Element) => element === document.activeElement;
 
 /**
  * Overrides on a flag's environment variants, built on the flag page from the keyboard: a user
@@ -43,11 +41,17 @@ describe.skipIf(!chromiumAvailable)("variant overrides on the flag page in the a
       await development.getByText("Variants in development (0)").focus();
       await page.keyboard.press("Enter");
       const editor = development.getByRole("group", { name: "Variants in development" });
-      await editor.getByRole("button", { name: "Add variant" }).click();
-      await editor.getByRole("group", { name: "Variant 1" }).getByLabel("Variant name").fill("control");
-      await editor.getByRole("button", { name: "Add variant" }).click();
+      // Each added variant takes the focus on its name.
+      const addVariant = editor.getByRole("button", { name: "Add variant" });
+      await addVariant.focus();
+      await page.keyboard.press("Enter");
+      await expect.poll(() => hasFocus(editor.getByRole("group", { name: "Variant 1" }).getByLabel("Variant name"))).toBe(true);
+      await page.keyboard.type("control");
+      await addVariant.focus();
+      await page.keyboard.press("Enter");
       const second = editor.getByRole("group", { name: "Variant 2" });
-      await second.getByLabel("Variant name").fill("control");
+      await expect.poll(() => hasFocus(second.getByLabel("Variant name"))).toBe(true);
+      await page.keyboard.type("control");
       await second.getByLabel("Weight").selectOption("fix");
       await second.getByLabel("Fixed share (%)").fill("0");
 
@@ -61,7 +65,7 @@ describe.skipIf(!chromiumAvailable)("variant overrides on the flag page in the a
       await second.getByRole("button", { name: "Add override to treatment" }).focus();
       await page.keyboard.press("Enter");
       const override = second.getByRole("group", { name: "Override 1 of treatment" });
-      await expect.poll(() => override.getByLabel("Context field").evaluate(isFocused)).toBe(true);
+      await expect.poll(() => hasFocus(override.getByLabel("Context field"))).toBe(true);
       await page.keyboard.type("userId");
       await page.keyboard.press("Tab");
       await page.keyboard.type("vip-user\nbeta-tester");

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import axe from "axe-core";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { expect, onTestFailed } from "vitest";
 
 /** Debian's Chromium (installed by .ci/run); browser tests skip, saying so, without one. */
@@ -40,4 +40,9 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
       .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   });
   expect(violations, `accessibility of ${screen}`).toEqual([]);
+}
+
+/** Whether the element has the keyboard focus: where a keyboard-only user's next keys go. */
+export function hasFocus(element: Locator): Promise<boolean> {
+  return element.evaluate((el) => el === document.activeElement);
 }

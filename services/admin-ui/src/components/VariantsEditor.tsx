@@ -1,4 +1,5 @@
 import type { FeatureVariant, StrategyVariant, VariantOverride } from "@vexil/contracts";
+import { useState } from "react";
 import { SelectField, TextField } from "./forms.js";
 import { cleanOverrides, VariantOverrides } from "./VariantOverrides.js";
 
@@ -89,6 +90,8 @@ export function VariantsEditor({
 }) {
   const weights = spreadWeights(variants);
   const problem = weightProblem(variants);
+  // A variant added from the keyboard takes the focus, so typing goes on where it appeared.
+  const [added, setAdded] = useState<number>();
   const update = (index: number, change: Partial<EditableVariant>) =>
     onChange(variants.map((v, i) => (i === index ? { ...v, ...change } : v)));
   return (
@@ -98,7 +101,13 @@ export function VariantsEditor({
       {variants.map((variant, index) => (
         <div className="variant" key={index} role="group" aria-label={`Variant ${index + 1}`}>
           <div className="row">
-            <TextField label="Variant name" required value={variant.name} onChange={(e) => update(index, { name: e.target.value })} />
+            <TextField
+              label="Variant name"
+              required
+              autoFocus={index === added}
+              value={variant.name}
+              onChange={(e) => update(index, { name: e.target.value })}
+            />
             <SelectField
               label="Weight"
               value={variant.weightType}
@@ -161,7 +170,8 @@ export function VariantsEditor({
       <div className="actions">
         <button
           type="button"
-          onClick={() =>
+          onClick={() => {
+            setAdded(variants.length);
             onChange([
               ...variants,
               {
@@ -173,8 +183,8 @@ export function VariantsEditor({
                 payloadValue: "",
                 overrides: [],
               },
-            ])
-          }
+            ]);
+          }}
         >
           Add variant
         </button>

@@ -39,7 +39,7 @@ export function IntegrationsPage() {
     <section>
       <div className="page-head">
         <h1>Integrations</h1>
-        <button type="button" className="primary" onClick={() => setEditing("new")}>
+        <button type="button" id="new-integration" className="primary" onClick={() => setEditing("new")}>
           New integration
         </button>
       </div>
@@ -48,7 +48,12 @@ export function IntegrationsPage() {
           key={editing === "new" ? "new" : editing.id}
           providers={providers}
           addon={editing === "new" ? undefined : editing}
-          onDone={() => setEditing(undefined)}
+          onDone={() => {
+            // Back on the button that opened the form, so keyboard users keep their place.
+            const opener = editing === "new" ? "new-integration" : `edit-integration-${editing.id}`;
+            setEditing(undefined);
+            requestAnimationFrame(() => document.getElementById(opener)?.focus());
+          }}
         />
       )}
       <ErrorNote error={addons.error ?? setEnabled.error ?? remove.error} />
@@ -88,7 +93,7 @@ export function IntegrationsPage() {
                   />
                 </td>
                 <td className="actions">
-                  <button type="button" onClick={() => setEditing(addon)}>
+                  <button type="button" id={`edit-integration-${addon.id}`} onClick={() => setEditing(addon)}>
                     Edit integration {addon.id}
                   </button>
                   <button type="button" onClick={() => setLog(log === addon.id ? undefined : addon.id)} aria-expanded={log === addon.id}>
@@ -151,6 +156,8 @@ function AddonForm({ providers, addon, onDone }: { providers: AddonProviderDefin
       <div className="row">
         <SelectField
           label="Provider"
+          // Opened from the keyboard, typing goes on in the form.
+          autoFocus={addon === undefined}
           value={providerName}
           disabled={addon !== undefined}
           onChange={(e) => (setProviderName(e.target.value), setParameters({}))}
@@ -161,7 +168,12 @@ function AddonForm({ providers, addon, onDone }: { providers: AddonProviderDefin
             </option>
           ))}
         </SelectField>
-        <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} />
+        <TextField
+          label="Description"
+          autoFocus={addon !== undefined}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+        />
       </div>
       <p className="hint">{provider.description}</p>
       <div className="row">
