@@ -43,6 +43,9 @@ describe("service account tokens", () => {
       secret: expect.stringMatching(/^user:[0-9a-f]+$/),
     });
 
+    const whoAmI = await json(await api("/api/admin/user", { token: created.secret }), 200);
+    expect(whoAmI.user).toMatchObject({ id: account, username: "deployer", rootRole: 2, accountType: "Service Account" });
+
     for (const where of ["default", project]) expect((await createFlag(created.secret, where, `deployed-${where}`)).status).toBe(201);
     const flag = await json(await api(`/api/admin/projects/${project}/features/deployed-${project}`), 200);
     expect(flag.name).toBe(`deployed-${project}`);

@@ -4,7 +4,7 @@ import { AuthenticationRequired, NoAccessError } from "@vexil/errors";
 import { mountContract } from "@vexil/http";
 import { principalOf, type AccessService } from "../access/access-service.js";
 import { permissions } from "../access/permissions.js";
-import { rolePermits, rootRoles } from "../roles/root-roles.js";
+import { rolePermits, rootRoleByName, rootRoles } from "../roles/root-roles.js";
 import type { PersonalAccessTokenService } from "./personal-access-token-service.js";
 import type { UserService } from "./user-service.js";
 
@@ -75,12 +75,16 @@ export function userRoutes({
           },
         };
       }
-      const role = principal.user.rootRole;
+      const { id, name, username, email, rootRole: role } = principal.user;
       const held = role === "Admin" ? [permissions.admin] : allPermissions.filter((p) => rolePermits(role, p));
+      // A service account's token acts as the account, which is no person: it says so from what it signed in as.
+      const account = (await users.exists(id))
+        ? await users.get(id)
+        : { id, name, username, email, rootRole: rootRoleByName(role).id, accountType: "Service Account" };
       return {
         status: 200,
         body: {
-          user: { ...(await users.get(principal.user.id)), permissions: held },
+          user: { ...account, permissions: held },
           permissions: held.map((permission) => ({ permission })),
         },
       };
