@@ -102,7 +102,8 @@ export const environmentsContract = c.router(
       method: "POST",
       path: "/environments/:name/off",
       summary: "Disable an environment",
-      description: "Disables an environment: it is hidden from projects and its SDKs get no flags.",
+      description:
+        "Disables an environment: projects created from now on do not get it. Flags already in it keep their configuration, and SDK tokens for it keep working.",
       body: c.noBody(),
       responses: { 204: c.noBody(), ...errorResponses(401, 403, 404) },
     },
