@@ -144,6 +144,19 @@ function parseSemver(text: string | undefined): semver.SemVer | undefined {
   return semver.parse(text) ?? undefined;
 }
 
+// A request's context version is compared by every semver constraint of every flag: parsed once
+// while it stays the same. Versions are only compared, never changed, so one can be shared.
+let lastVersionText: string | undefined;
+let lastVersion: semver.SemVer | undefined;
+
+function contextVersion(text: string | undefined): semver.SemVer | undefined {
+  if (text !== lastVersionText) {
+    lastVersion = parseSemver(text);
+    lastVersionText = text;
+  }
+  return lastVersion;
+}
+
 const semverComparators = {
   SEMVER_EQ: (order: number) => order === 0,
   SEMVER_GT: (order: number) => order > 0,
@@ -157,7 +170,7 @@ function compileSemver(field: string, operator: keyof typeof semverComparators, 
   if (!target) return undefined;
   const accepts = semverComparators[operator];
   return (context) => {
-    const version = parseSemver(resolveContextValue(context, field));
+    const version = contextVersion(resolveContextValue(context, field));
     return version !== undefined && accepts(version.compare(target));
   };
 }

@@ -1,23 +1,31 @@
-import murmurhash3 from "murmurhash3js";
 import { resolveContextValue } from "./context.js";
+import { hashPrefix, hashWithPrefix, type HashPrefix } from "./murmur.js";
 import type { Context, EvaluateOptions } from "./types.js";
 
 const STRATEGY_SEED = 0;
 const VARIANT_SEED = 86028157;
 
-// Same hash, key and seeds as the Unleash SDKs, so a user lands in the same bucket everywhere.
-function normalizedValue(id: string, groupId: string, normalizer: number, seed: number): number {
-  return (murmurhash3.x86.hash32(`${groupId}:${id}`, seed) % normalizer) + 1;
-}
+// Same hash, key (`groupId:id`) and seeds as the Unleash SDKs, so a user lands in the same bucket
+// everywhere. The `groupId:` part is hashed once, when a strategy or variant list is compiled.
+
+/** A rollout's group, ready to hash sticky values with. */
+export const strategyGroup = (groupId: string): HashPrefix => hashPrefix(`${groupId}:`, STRATEGY_SEED);
+
+/** A variant list's group, ready to hash sticky values with. */
+export const variantGroup = (groupId: string): HashPrefix => hashPrefix(`${groupId}:`, VARIANT_SEED);
 
 /** 1..100, for rollout percentages. */
-export function normalizedStrategyValue(id: string, groupId: string): number {
-  return normalizedValue(id, groupId, 100, STRATEGY_SEED);
+export function strategyBucket(id: string, group: HashPrefix): number {
+  return (hashWithPrefix(group, id) % 100) + 1;
 }
 
 /** 1..normalizer, for picking a variant by cumulative weight. */
+export function variantBucket(id: string, group: HashPrefix, normalizer: number): number {
+  return (hashWithPrefix(group, id) % normalizer) + 1;
+}
+
 export function normalizedVariantValue(id: string, groupId: string, normalizer: number): number {
-  return normalizedValue(id, groupId, normalizer, VARIANT_SEED);
+  return variantBucket(id, variantGroup(groupId), normalizer);
 }
 
 // The SDKs hash a random number rendered as a string when no sticky value exists.

@@ -1,7 +1,7 @@
 import { never, type Check } from "./constraints.js";
 import { resolveContextValue } from "./context.js";
 import { inRange, parseIp, parseIpRange } from "./ip.js";
-import { normalizedStrategyValue, rolloutStickinessValue } from "./stickiness.js";
+import { rolloutStickinessValue, strategyBucket, strategyGroup } from "./stickiness.js";
 import type { ClientStrategy, Context } from "./types.js";
 
 const always: Check = () => true;
@@ -58,11 +58,11 @@ export function knownStrategyRule(strategy: ClientStrategy, featureName: string)
 function flexibleRollout(parameters: Record<string, unknown>, featureName: string): Check {
   const rollout = Number(param(parameters, "rollout"));
   if (!(rollout > 0)) return never;
-  const groupId = param(parameters, "groupId") || featureName;
+  const group = strategyGroup(param(parameters, "groupId") || featureName);
   const stickiness = param(parameters, "stickiness") || "default";
   return (context, options) => {
     const id = rolloutStickinessValue(stickiness, context, options);
-    return !!id && normalizedStrategyValue(id, groupId) <= rollout;
+    return !!id && strategyBucket(id, group) <= rollout;
   };
 }
 
@@ -70,10 +70,10 @@ function gradualRollout(parameters: Record<string, unknown>, stickyId: (context:
   const percentage = Number(param(parameters, "percentage"));
   if (!(percentage > 0)) return never;
   // The legacy strategies hash with an empty group when none is set, unlike flexibleRollout.
-  const groupId = param(parameters, "groupId");
+  const group = strategyGroup(param(parameters, "groupId"));
   return (context) => {
     const id = stickyId(context);
-    return !!id && normalizedStrategyValue(id, groupId) <= percentage;
+    return !!id && strategyBucket(id, group) <= percentage;
   };
 }
 

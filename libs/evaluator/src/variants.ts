@@ -1,5 +1,6 @@
 import { resolveContextValue } from "./context.js";
-import { normalizedVariantValue, variantStickinessValue } from "./stickiness.js";
+import type { HashPrefix } from "./murmur.js";
+import { variantBucket, variantGroup, variantStickinessValue } from "./stickiness.js";
 import type { Context, EvaluateOptions, Variant } from "./types.js";
 
 interface CompiledOverride {
@@ -8,7 +9,7 @@ interface CompiledOverride {
 }
 
 export interface CompiledVariants {
-  groupId: string;
+  group: HashPrefix;
   stickiness: string;
   totalWeight: number;
   // Weights as stored: no rescaling, no reordering, so buckets match the SDKs.
@@ -23,7 +24,7 @@ export function compileVariants(
 ): CompiledVariants | undefined {
   if (!variants || variants.length === 0) return undefined;
   return {
-    groupId,
+    group: variantGroup(groupId),
     // The first variant's stickiness speaks for the whole set.
     stickiness: variants[0].stickiness || fallbackStickiness,
     totalWeight: variants.reduce((sum, variant) => sum + variant.weight, 0),
@@ -56,7 +57,7 @@ export function selectVariant(compiled: CompiledVariants, context: Context, opti
   const override = findOverride(compiled, context);
   if (override) return override;
   const seed = variantStickinessValue(compiled.stickiness, context, options);
-  const target = normalizedVariantValue(seed, compiled.groupId, compiled.totalWeight);
+  const target = variantBucket(seed, compiled.group, compiled.totalWeight);
   let cumulative = 0;
   for (const variant of compiled.variants) {
     if (variant.weight === 0) continue;
