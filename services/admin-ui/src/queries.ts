@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { adminApi, ok } from "./api.js";
 
 /** Query keys, so a change invalidates exactly what shows it. */
@@ -10,6 +10,9 @@ export const keys = {
   archive: (projectId: string) => ["archive", projectId],
   changeRequests: (projectId: string) => ["change-requests", projectId],
 };
+
+/** Every project with its flag count and health: the first screen, read as soon as the sign-in succeeds. */
+export const projectsQuery = queryOptions({ queryKey: keys.projects, queryFn: () => ok(adminApi.projects.list()) });
 
 /** The project's settings and environments (the overview), with each environment's change-request rule. */
 export function useProject(projectId: string) {

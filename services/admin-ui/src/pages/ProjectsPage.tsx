@@ -3,10 +3,10 @@ import { useState, type FormEvent } from "react";
 import { Link, useLocation } from "wouter";
 import { adminApi, ok } from "../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../components/forms.js";
-import { keys } from "../queries.js";
+import { keys, projectsQuery } from "../queries.js";
 
 export function ProjectsPage() {
-  const projects = useQuery({ queryKey: keys.projects, queryFn: () => ok(adminApi.projects.list()) });
+  const projects = useQuery(projectsQuery);
   const [creating, setCreating] = useState(false);
   return (
     <section>

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { authApi, ok } from "../api.js";
 import { ErrorNote, TextField } from "../components/forms.js";
+import { projectsQuery } from "../queries.js";
 import { currentUserKey, rememberDefaultPassword, takeSignInNotice } from "../session.js";
 
 export function SignInPage() {
@@ -13,6 +14,8 @@ export function SignInPage() {
     mutationFn: () => ok(authApi.login({ body: { username, password } })),
     onSuccess: async (user) => {
       rememberDefaultPassword(user.id, user.usesDefaultPassword);
+      // Who we are and the first screen's projects are read side by side, not one after the other.
+      void queryClient.prefetchQuery(projectsQuery);
       await queryClient.invalidateQueries({ queryKey: currentUserKey });
     },
   });

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from "react";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
 import { SecretOnce } from "../../components/SecretOnce.js";
-import { keys, useAllEnvironments } from "../../queries.js";
+import { projectsQuery, useAllEnvironments } from "../../queries.js";
 
 const tokensKey = ["api-tokens"];
 
@@ -78,7 +78,7 @@ export function ApiTokensPage() {
 function CreateApiToken({ onCreated }: { onCreated: (token: ApiToken) => void }) {
   const queryClient = useQueryClient();
   const environments = useAllEnvironments();
-  const projects = useQuery({ queryKey: keys.projects, queryFn: () => ok(adminApi.projects.list()) });
+  const projects = useQuery(projectsQuery);
   const [tokenName, setTokenName] = useState("");
   const [type, setType] = useState<"client" | "frontend" | "admin">("client");
   const [environment, setEnvironment] = useState("development");

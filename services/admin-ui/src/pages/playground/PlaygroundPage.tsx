@@ -3,7 +3,7 @@ import type { PlaygroundRequest } from "@vexil/contracts";
 import { useState, type FormEvent } from "react";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
-import { keys, useAllEnvironments } from "../../queries.js";
+import { projectsQuery, useAllEnvironments } from "../../queries.js";
 import { PlaygroundResults } from "./PlaygroundResults.js";
 
 interface Property {
@@ -14,7 +14,7 @@ interface Property {
 /** Evaluates every flag for a context the way the SDKs would, and shows why each is on or off. */
 export function PlaygroundPage() {
   const environments = useAllEnvironments();
-  const projects = useQuery({ queryKey: keys.projects, queryFn: () => ok(adminApi.projects.list()) });
+  const projects = useQuery(projectsQuery);
   const [environment, setEnvironment] = useState("");
   const [chosen, setChosen] = useState<string[]>([]);
   const [fields, setFields] = useState({ appName: "playground", userId: "", sessionId: "", remoteAddress: "", currentTime: "" });
