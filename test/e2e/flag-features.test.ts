@@ -6,6 +6,7 @@ import {
   featureSearchResultSchema,
   healthReportSchema,
   projectOverviewSchema,
+  projectSummarySchema,
   savedStrategySchema,
 } from "@vexil/contracts";
 import { adminExpect, strategyBody } from "../src/admin-expect.js";
@@ -39,7 +40,7 @@ describe.each(["default", "flags-fresh"])("flags in project %s", (project) => {
   });
 
   describe("the project overview and health report", () => {
-    it("serves the overview (GET /api/admin/projects/:projectId) and the health report (GET /api/admin/projects/:projectId/health-report)", async () => {
+    it("serves the overview (GET /api/admin/projects/:projectId and .../overview) and the health report (GET /api/admin/projects/:projectId/health-report)", async () => {
       await createFlag(n("health-fresh"), { type: "release" });
       await createFlag(n("health-stale"), { type: "release" });
       await call(`/api/admin/features/${n("health-stale")}/stale/on`, { method: "POST" }, 200);
@@ -67,8 +68,18 @@ describe.each(["default", "flags-fresh"])("flags in project %s", (project) => {
       const overview = await get(`/api/admin/projects/${project}`, projectOverviewSchema);
       expect(overview).not.toHaveProperty("staleCount");
       expect(overview.features?.map((f) => f.name)).toEqual(report.features.map((f) => f.name));
+      // The overview without flags: the same figures, the live flags counted per type.
+      const { features: listed, potentiallyStaleCount: _p, activeCount: _a, staleCount: _s, ...figures } = report;
+      const summary = await get(`/api/admin/projects/${project}/overview`, projectSummarySchema);
+      expect(summary).toEqual({ ...figures, technicalDebt: 100 - report.health, featureTypeCounts: expect.any(Array) });
+      const perType = Object.fromEntries(summary.featureTypeCounts.map(({ type, count }) => [type, count]));
+      expect(perType).toEqual(
+        listed.reduce<Record<string, number>>((counts, { type = "" }) => ({ ...counts, [type]: (counts[type] ?? 0) + 1 }), {}),
+      );
       await expectGuarded(`/api/admin/projects/${project}/health-report`);
+      await expectGuarded(`/api/admin/projects/${project}/overview`);
       await expectGuarded(`/api/admin/projects/${project}`);
+      await expectError("/api/admin/projects/ghost/overview", {}, 404, "NotFoundError");
       await expectError("/api/admin/projects/ghost/health-report", {}, 404, "NotFoundError");
       await expectError("/api/admin/projects/ghost", {}, 404, "NotFoundError");
     });

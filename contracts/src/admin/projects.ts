@@ -5,6 +5,7 @@ import {
   healthReportSchema,
   projectModeSchema,
   projectOverviewSchema,
+  projectSummarySchema,
   checkedStrategyFieldsSchema,
   strategyFieldsSchema,
   validateArchiveBodySchema,
@@ -137,6 +138,14 @@ export const projectsContract = c.router(
       description: "Deletes a project that has no live flags; its archived flags go with it. The default project cannot be deleted.",
       body: c.noBody(),
       responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404, 409) },
+    },
+    getSummary: {
+      method: "GET",
+      path: `${project}/overview`,
+      summary: "Project overview without its flags",
+      description:
+        "The project's settings, environments, health (and technical debt), activity statistics and how many live flags of each type it holds: what a screen about the project needs, without reading every flag.",
+      responses: { 200: projectSummarySchema, ...errorResponses(401, 403, 404) },
     },
     getHealthReport: {
       method: "GET",

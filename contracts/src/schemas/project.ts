@@ -54,6 +54,31 @@ export const projectOverviewSchema = z.object({
 });
 export type ProjectOverview = z.infer<typeof projectOverviewSchema>;
 
+/**
+ * GET /api/admin/projects/:projectId/overview (Unleash's getProjectOverview): the project's settings,
+ * environments, health and statistics with its live flags counted per type, not listed.
+ */
+export const projectSummarySchema = z.object({
+  version: z.literal(1),
+  name: z.string(),
+  description: z.string().nullable(),
+  defaultStickiness: z.string(),
+  mode: projectModeSchema,
+  featureLimit: z.number().nullable(),
+  featureNaming: featureNamingPatternSchema,
+  members: z.number().int(),
+  /** Deprecated in Unleash for `technicalDebt`, which is 100 minus it. */
+  health: z.number().int(),
+  technicalDebt: z.number().int().min(0).max(100),
+  environments: z.array(projectEnvironmentSchema),
+  featureTypeCounts: z.array(z.object({ type: z.string(), count: z.number().int() })),
+  stats: projectStatisticsSchema,
+  createdAt: dateTimeSchema,
+  updatedAt: dateTimeSchema,
+  favorite: z.boolean(),
+});
+export type ProjectSummary = z.infer<typeof projectSummarySchema>;
+
 /** GET /api/admin/projects/:projectId/health-report. */
 export const healthReportSchema = z.object({
   version: z.number().int(),

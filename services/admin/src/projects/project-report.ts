@@ -1,4 +1,4 @@
-import type { Feature, HealthReport, ProjectOverview } from "@vexil/contracts";
+import type { Feature, HealthReport, ProjectOverview, ProjectSummary } from "@vexil/contracts";
 import type { EnvironmentStore } from "../environments/environment-store.js";
 import type { EventStore } from "../events/event-store.js";
 import type { FeatureDocument } from "../features/feature-model.js";
@@ -16,7 +16,7 @@ export interface ProjectFlags {
   setStaleMany(project: string, names: string[], stale: boolean, actor: Actor): Promise<void>;
 }
 
-/** GET /api/admin/projects/:projectId and .../health-report: a project with its live flags, health and statistics, computed from the data. */
+/** GET /api/admin/projects/:projectId, .../overview and .../health-report: a project's health and statistics (with its live flags, or their counts per type), computed from the data. */
 export class ProjectReports {
   constructor(
     private readonly deps: {
@@ -34,6 +34,23 @@ export class ProjectReports {
   }
 
   async healthReport(id: string, userId?: number): Promise<HealthReport> {
+    const { summary, live, health } = await this.read(id, userId);
+    const { technicalDebt: _t, featureTypeCounts: _c, ...report } = summary;
+    return {
+      ...report,
+      features: await this.deps.features.toResponses(live, { userId }),
+      potentiallyStaleCount: health.potentiallyStaleCount,
+      activeCount: health.activeCount,
+      staleCount: health.staleCount,
+    };
+  }
+
+  /** GET .../overview: the same figures with the live flags counted per type instead of listed. */
+  async summary(id: string, userId?: number): Promise<ProjectSummary> {
+    return (await this.read(id, userId)).summary;
+  }
+
+  private async read(id: string, userId: number | undefined) {
     const now = this.deps.clock();
     const project = await this.deps.projects.get(id);
     const [all, environments, members, globalEnvironments, events, favorites] = await Promise.all([
@@ -47,7 +64,9 @@ export class ProjectReports {
     const live = all.filter((f) => !f.archived);
     const health = healthOf(live, now);
     const production = new Set(globalEnvironments.filter((e) => e.type === "production").map((e) => e._id));
-    return {
+    const typeCounts = new Map<string, number>();
+    for (const flag of live) typeCounts.set(flag.type, (typeCounts.get(flag.type) ?? 0) + 1);
+    const summary: ProjectSummary = {
       version: 1,
       name: project.name,
       description: project.description,
@@ -58,16 +77,15 @@ export class ProjectReports {
       featureNaming: project.featureNaming ?? { pattern: null, example: null, description: null },
       members,
       health: health.health,
+      technicalDebt: 100 - health.health,
       environments,
-      features: await this.deps.features.toResponses(live, { userId }),
+      featureTypeCounts: [...typeCounts].map(([type, count]) => ({ type, count })),
       stats: statisticsOf(events, all, production, now),
       createdAt: project.createdAt.toISOString(),
       // A project never changed since its creation was last updated then (Unleash: never null).
       updatedAt: (project.updatedAt ?? project.createdAt).toISOString(),
       favorite: favorites.has(id),
-      potentiallyStaleCount: health.potentiallyStaleCount,
-      activeCount: health.activeCount,
-      staleCount: health.staleCount,
     };
+    return { summary, live, health };
   }
 }

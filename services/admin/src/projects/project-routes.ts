@@ -82,6 +82,10 @@ export function projectRoutes({
       await projects.delete(params.projectId, actor);
       return { status: 200, body: undefined };
     },
+    getSummary: async ({ params, req }) => {
+      const actor = access.assert(req, permissions.read, { project: params.projectId });
+      return { status: 200, body: await reports.summary(params.projectId, actor.userId) };
+    },
     getHealthReport: async ({ params, req }) => {
       const actor = access.assert(req, permissions.read, { project: params.projectId });
       return { status: 200, body: await reports.healthReport(params.projectId, actor.userId) };
