@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newPassword, signedInPage, signIn } from "../src/admin-ui.js";
+import { flagIn, newPassword, signedInPage, signIn, switchOn } from "../src/admin-ui.js";
 import { chromiumAvailable, expectAccessible, launchChromium, screenshotOnFailure } from "../src/browser.js";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
 
@@ -77,7 +77,7 @@ describe.skipIf(!chromiumAvailable)("the admin web UI, live and at scale", () =>
     },
   );
 
-  it("opens, pages and filters a project of 2,000 flags by tag (timings printed)", async () => {
+  it("opens, pages (to the last flag, switched there) and filters a project of 2,000 flags by tag (timings printed)", async () => {
     const project = await vexil.createProject("big-board");
     const names = Array.from({ length: 2000 }, (_, i) => `flag-${String(i).padStart(4, "0")}`);
     // The import takes a few hundred flags per request (the body limit is 100 kB).
@@ -117,6 +117,16 @@ describe.skipIf(!chromiumAvailable)("the admin web UI, live and at scale", () =>
     await page.getByRole("link", { name: "flag-0050" }).waitFor();
     const nextMs = performance.now() - nextStarted;
 
+    // The last flag is one click away, and its switch works there.
+    const lastStarted = performance.now();
+    await page.getByRole("button", { name: "Last", exact: true }).click();
+    await page.getByText("Page 40 of 40 · 2000 flags").waitFor();
+    await switchOn(page.getByRole("switch", { name: "flag-1999 in development" }));
+    const lastMs = performance.now() - lastStarted;
+    expect((await flagIn(vexil, project, "flag-1999")).development).toBe(true);
+    await page.getByRole("button", { name: "First", exact: true }).click();
+    await page.getByText("Page 1 of 40 · 2000 flags").waitFor();
+
     const tagStarted = performance.now();
     await page.getByLabel("Tag").selectOption("simple:tenth");
     await page.getByText("Page 1 of 4 · 200 flags").waitFor();
@@ -134,7 +144,7 @@ describe.skipIf(!chromiumAvailable)("the admin web UI, live and at scale", () =>
       [
         "2,000-flag project (timings, not asserted):",
         `  sign-in click → projects screen ${signInMs.toFixed(0)} ms; reload signed in → projects screen ${reloadMs.toFixed(0)} ms (first contentful paint ${paint?.toFixed(0) ?? "?"} ms)`,
-        `  open the project → first 50 of 2,000 flags ${openMs.toFixed(0)} ms; next page ${nextMs.toFixed(0)} ms; filter by tag ${tagMs.toFixed(0)} ms`,
+        `  open the project → first 50 of 2,000 flags ${openMs.toFixed(0)} ms; next page ${nextMs.toFixed(0)} ms; last page and switch its last flag ${lastMs.toFixed(0)} ms; filter by tag ${tagMs.toFixed(0)} ms`,
       ].join("\n"),
     );
     await page.close();

@@ -14,13 +14,13 @@ export const keys = {
 /** Every project with its flag count and health: the first screen, read as soon as the sign-in succeeds. */
 export const projectsQuery = queryOptions({ queryKey: keys.projects, queryFn: () => ok(adminApi.projects.list()) });
 
-/** The project's settings and environments (the overview), with each environment's change-request rule. */
+/** The project's settings, health and flag counts (not its flags), with each environment's change-request rule. */
 export function useProject(projectId: string) {
   return useQuery({
     queryKey: keys.project(projectId),
     queryFn: async () => {
       const [overview, environments, changeRequestConfig] = await Promise.all([
-        ok(adminApi.projects.getOverview({ params: { projectId } })),
+        ok(adminApi.projects.getSummary({ params: { projectId } })),
         ok(adminApi.environments.listForProject({ params: { projectId } })),
         ok(adminApi.changeRequests.getConfig({ params: { projectId } })),
       ]);

@@ -4,6 +4,7 @@ import { Link, useLocation } from "wouter";
 import { adminApi, ok } from "../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../components/forms.js";
 import { keys, projectsQuery } from "../queries.js";
+import { projectPath } from "../paths.js";
 
 export function ProjectsPage() {
   const projects = useQuery(projectsQuery);
@@ -38,7 +39,7 @@ export function ProjectsPage() {
             {projects.data.projects.map((project) => (
               <tr key={project.id}>
                 <td>
-                  <Link href={`/projects/${encodeURIComponent(project.id)}`}>{project.name}</Link>
+                  <Link href={projectPath(project.id)}>{project.name}</Link>
                   {project.description && <div className="hint">{project.description}</div>}
                 </td>
                 <td>
@@ -67,7 +68,7 @@ function CreateProject({ onClose }: { onClose: () => void }) {
     mutationFn: () => ok(adminApi.projects.create({ body: { id, name, description: description || null, mode } })),
     onSuccess: async (project) => {
       await queryClient.invalidateQueries({ queryKey: keys.projects });
-      navigate(`/projects/${encodeURIComponent(project.id)}`);
+      navigate(projectPath(project.id));
     },
   });
   const submit = (event: FormEvent) => {

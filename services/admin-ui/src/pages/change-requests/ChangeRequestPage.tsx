@@ -7,6 +7,7 @@ import { ErrorNote, TextField } from "../../components/forms.js";
 import { keys } from "../../queries.js";
 import { useCurrentUser } from "../../session.js";
 import { ChangeDiff } from "./ChangeDiff.js";
+import { flagPath, projectPath } from "../../paths.js";
 
 /** Fields the API sends beyond the spec's change request. */
 type FullChangeRequest = ChangeRequest & {
@@ -74,7 +75,7 @@ export function ChangeRequestPage() {
   return (
     <section>
       <div className="hint">
-        <Link href={`/projects/${encodeURIComponent(projectId)}/change-requests`}>Change requests of {projectId}</Link> /
+        <Link href={`${projectPath(projectId)}/change-requests`}>Change requests of {projectId}</Link> /
       </div>
       <ErrorNote error={request.error} />
       {cr && (
@@ -101,7 +102,7 @@ export function ChangeRequestPage() {
           {cr.features.map((feature) => (
             <div className="card" key={feature.name}>
               <h2>
-                <Link href={`/projects/${encodeURIComponent(projectId)}/features/${encodeURIComponent(feature.name)}`}>{feature.name}</Link>
+                <Link href={flagPath(projectId, feature.name)}>{feature.name}</Link>
                 {feature.conflict && <span className="badge warn">conflict: {feature.conflict}</span>}
               </h2>
               {feature.changes.map((change) => (
@@ -130,7 +131,12 @@ export function ChangeRequestPage() {
                     <button type="button" className="primary" onClick={() => move.mutate("approve")} disabled={move.isPending}>
                       Approve
                     </button>
-                    <button type="button" className="danger" onClick={() => move.mutate("reject")} disabled={move.isPending}>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => confirm("Reject this change request? It cannot be reopened.") && move.mutate("reject")}
+                      disabled={move.isPending}
+                    >
                       Reject
                     </button>
                   </>

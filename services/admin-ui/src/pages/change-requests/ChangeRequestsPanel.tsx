@@ -5,6 +5,7 @@ import { Link } from "wouter";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, SelectField } from "../../components/forms.js";
 import { keys } from "../../queries.js";
+import { changeRequestPath } from "../../paths.js";
 
 /** A project's change requests, newest first, by state. */
 export function ChangeRequestsPanel({ projectId }: { projectId: string }) {
@@ -45,7 +46,7 @@ export function ChangeRequestsPanel({ projectId }: { projectId: string }) {
             {list.map((request) => (
               <tr key={request.id}>
                 <td>
-                  <Link href={`/projects/${encodeURIComponent(projectId)}/change-requests/${request.id}`}>
+                  <Link href={changeRequestPath(projectId, request.id)}>
                     #{request.id} {request.title}
                   </Link>
                   <div className="hint">{request.features.map((f) => f.name).join(", ")}</div>

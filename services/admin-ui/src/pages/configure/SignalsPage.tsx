@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, TextField } from "../../components/forms.js";
 import { SecretOnce } from "../../components/SecretOnce.js";
+import { SwitchableCard } from "../../components/SwitchableCard.js";
 
 const endpointsKey = ["signal-endpoints"];
 
@@ -54,31 +55,20 @@ export function SignalsPage() {
         <p className="empty">No signal endpoints. Create one, give each sending system a token, and react with project actions.</p>
       )}
       {endpoints.data?.signalEndpoints.map((endpoint) => (
-        <div className="card" key={endpoint.id}>
-          <div className="page-head">
-            <h2>{endpoint.name}</h2>
-            <div className="actions">
-              <input
-                type="checkbox"
-                role="switch"
-                className="switch"
-                aria-label={`Endpoint ${endpoint.name} enabled`}
-                checked={endpoint.enabled}
-                onChange={(e) => setEnabled.mutate({ id: endpoint.id, enabled: e.target.checked })}
-              />
-              <button
-                type="button"
-                className="danger"
-                onClick={() => confirm(`Delete the endpoint ${endpoint.name}?`) && remove.mutate(endpoint.id)}
-              >
-                Delete {endpoint.name}
-              </button>
-            </div>
-          </div>
-          {endpoint.description && <p className="hint">{endpoint.description}</p>}
+        <SwitchableCard
+          key={endpoint.id}
+          name={endpoint.name}
+          switchLabel={`Endpoint ${endpoint.name} enabled`}
+          enabled={endpoint.enabled}
+          onSwitch={(enabled) => setEnabled.mutate({ id: endpoint.id, enabled })}
+          switching={setEnabled.isPending}
+          deleteQuestion={`Delete the endpoint ${endpoint.name}?`}
+          onDelete={() => remove.mutate(endpoint.id)}
+          description={endpoint.description}
+        >
           <EndpointTokens endpoint={endpoint} onChange={refresh} />
           <RecentSignals id={endpoint.id} />
-        </div>
+        </SwitchableCard>
       ))}
     </section>
   );

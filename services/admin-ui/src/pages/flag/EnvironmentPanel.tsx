@@ -10,6 +10,7 @@ import { toEditable, toFeatureVariants, VariantsEditor, weightProblem, type Edit
 import { useFlagSwitch } from "../../flag-switch.js";
 import { keys, useStrategyChoices } from "../../queries.js";
 import { StrategyEditor, type StrategyTarget } from "./StrategyEditor.js";
+import { changeRequestPath } from "../../paths.js";
 
 type StrategyChange =
   | { kind: "delete"; id: string }
@@ -99,8 +100,7 @@ export function EnvironmentPanel({ target, environment }: { target: StrategyTarg
       <ErrorNote error={toggle.error ?? (variantsChange ? undefined : change.error)} />
       {requested !== undefined && (
         <p role="status" className="hint">
-          Added to{" "}
-          <Link href={`/projects/${encodeURIComponent(target.projectId)}/change-requests/${requested}`}>change request #{requested}</Link>.
+          Added to <Link href={changeRequestPath(target.projectId, requested)}>change request #{requested}</Link>.
         </p>
       )}
       {strategies.length === 0 && <p className="hint">No strategies: when on, the flag is on for everyone in {environment.name}.</p>}

@@ -5,6 +5,7 @@ import { Link } from "wouter";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
 import { keys } from "../../queries.js";
+import { flagPath } from "../../paths.js";
 
 export function FlagTags({ flagName }: { flagName: string }) {
   const queryClient = useQueryClient();
@@ -44,7 +45,11 @@ export function FlagTags({ flagName }: { flagName: string }) {
         {tags.data?.tags.map((tag) => (
           <li key={`${tag.type}:${tag.value}`}>
             {tag.type}: {tag.value}{" "}
-            <button type="button" onClick={() => remove.mutate(tag)} aria-label={`Remove tag ${tag.type}: ${tag.value}`}>
+            <button
+              type="button"
+              onClick={() => confirm(`Remove the tag ${tag.type}: ${tag.value}?`) && remove.mutate(tag)}
+              aria-label={`Remove tag ${tag.type}: ${tag.value}`}
+            >
               ×
             </button>
           </li>
@@ -100,10 +105,15 @@ export function FlagDependencies({ projectId, flag }: { projectId: string; flag:
       <ul>
         {(flag.dependencies ?? []).map((d) => (
           <li key={d.feature}>
-            Needs <Link href={`/projects/${encodeURIComponent(projectId)}/features/${encodeURIComponent(d.feature)}`}>{d.feature}</Link>{" "}
-            {d.enabled === false ? "off" : "on"}
+            Needs <Link href={flagPath(projectId, d.feature)}>{d.feature}</Link> {d.enabled === false ? "off" : "on"}
             {d.variants?.length ? ` with variant ${d.variants.join(" or ")}` : ""}{" "}
-            <button type="button" onClick={() => remove.mutate(d.feature)} aria-label={`Remove dependency on ${d.feature}`}>
+            <button
+              type="button"
+              onClick={() =>
+                confirm(`Remove the dependency on ${d.feature}? This flag no longer waits for it.`) && remove.mutate(d.feature)
+              }
+              aria-label={`Remove dependency on ${d.feature}`}
+            >
               ×
             </button>
           </li>

@@ -7,6 +7,7 @@ import { ErrorNote, fieldError, TextField } from "../../components/forms.js";
 import { keys, useProject } from "../../queries.js";
 import { EnvironmentPanel } from "./EnvironmentPanel.js";
 import { FlagDependencies, FlagHistory, FlagTags } from "./FlagDetails.js";
+import { flagPath, projectPath } from "../../paths.js";
 
 export function FlagPage() {
   const { projectId, flagName } = useParams<{ projectId: string; flagName: string }>();
@@ -15,11 +16,10 @@ export function FlagPage() {
     queryKey: keys.flag(projectId, flagName),
     queryFn: () => ok(adminApi.features.get({ params: { projectId, featureName: flagName } })),
   });
-  const projectPath = `/projects/${encodeURIComponent(projectId)}`;
   return (
     <section>
       <div className="hint">
-        <Link href="/projects">Projects</Link> / <Link href={projectPath}>{project.data?.overview.name ?? projectId}</Link> /
+        <Link href="/projects">Projects</Link> / <Link href={projectPath(projectId)}>{project.data?.overview.name ?? projectId}</Link> /
       </div>
       <ErrorNote error={flag.error ?? project.error} />
       {flag.data && project.data && (
@@ -84,7 +84,7 @@ function FlagHeader({ projectId, flag }: { projectId: string; flag: Feature }) {
     mutationFn: () => ok(adminApi.features.archive({ params })),
     onSuccess: async () => {
       await refresh();
-      navigate(`/projects/${encodeURIComponent(projectId)}/archive`);
+      navigate(`${projectPath(projectId)}/archive`);
     },
   });
   return (
@@ -141,7 +141,7 @@ function CloneFlag({ projectId, flagName }: { projectId: string; flagName: strin
     mutationFn: () => ok(adminApi.features.clone({ params: { projectId, featureName: flagName }, body: { name, replaceGroupId: true } })),
     onSuccess: async (copy) => {
       await queryClient.invalidateQueries({ queryKey: keys.flags(projectId) });
-      navigate(`/projects/${encodeURIComponent(projectId)}/features/${encodeURIComponent(copy.name)}`);
+      navigate(flagPath(projectId, copy.name));
     },
   });
   const submit = (event: FormEvent) => {

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Link } from "wouter";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote } from "../../components/forms.js";
+import { SwitchableCard } from "../../components/SwitchableCard.js";
 import { ActionSetForm, useActionSetChoices } from "./ActionSetForm.js";
 import type { LoadedProject } from "./FlagsPanel.js";
 
@@ -49,35 +50,25 @@ export function ActionSetsPanel({ projectId, project }: { projectId: string; pro
         editing !== undefined && editing !== "new" && editing.id === set.id ? (
           <ActionSetForm key={set.id} projectId={projectId} environments={environments} actionSet={set} onDone={done} />
         ) : (
-          <div className="card" key={set.id}>
-            <div className="page-head">
-              <h2>{set.name}</h2>
-              <div className="actions">
-                <input
-                  type="checkbox"
-                  role="switch"
-                  className="switch"
-                  aria-label={`Action set ${set.name} enabled`}
-                  checked={set.enabled}
-                  disabled={setEnabled.isPending}
-                  onChange={(e) => setEnabled.mutate({ id: set.id, enabled: e.target.checked })}
-                />
-                <button type="button" onClick={() => setEditing(set)} disabled={editing !== undefined}>
-                  Edit {set.name}
-                </button>
-                <button
-                  type="button"
-                  className="danger"
-                  onClick={() => confirm(`Delete the action set ${set.name} and its run history?`) && remove.mutate(set.id)}
-                >
-                  Delete {set.name}
-                </button>
-              </div>
-            </div>
-            {set.description && <p className="hint">{set.description}</p>}
+          <SwitchableCard
+            key={set.id}
+            name={set.name}
+            switchLabel={`Action set ${set.name} enabled`}
+            enabled={set.enabled}
+            onSwitch={(enabled) => setEnabled.mutate({ id: set.id, enabled })}
+            switching={setEnabled.isPending}
+            deleteQuestion={`Delete the action set ${set.name} and its run history?`}
+            onDelete={() => remove.mutate(set.id)}
+            actions={
+              <button type="button" onClick={() => setEditing(set)} disabled={editing !== undefined}>
+                Edit {set.name}
+              </button>
+            }
+            description={set.description}
+          >
             <ActionSetSummary projectId={projectId} set={set} />
             <RecentRuns projectId={projectId} id={set.id} />
-          </div>
+          </SwitchableCard>
         ),
       )}
     </>

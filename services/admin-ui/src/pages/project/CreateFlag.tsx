@@ -6,6 +6,7 @@ import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
 import { keys } from "../../queries.js";
 import type { LoadedProject } from "./FlagsPanel.js";
+import { flagPath } from "../../paths.js";
 
 /** Whether a name fits the project's naming pattern, matched whole as the server matches it. */
 function namingFeedback(pattern: string | null | undefined, name: string): string | undefined {
@@ -33,7 +34,7 @@ export function CreateFlag({ projectId, project, onClose }: { projectId: string;
         queryClient.invalidateQueries({ queryKey: keys.flags(projectId) }),
         queryClient.invalidateQueries({ queryKey: keys.project(projectId) }),
       ]);
-      navigate(`/projects/${encodeURIComponent(projectId)}/features/${encodeURIComponent(flag.name)}`);
+      navigate(flagPath(projectId, flag.name));
     },
   });
   const submit = (event: FormEvent) => {
@@ -42,7 +43,7 @@ export function CreateFlag({ projectId, project, onClose }: { projectId: string;
   };
   const nameError = fieldError(create.error, "name") ?? namingFeedback(naming?.pattern, name);
   const limit = project.overview.featureLimit;
-  const count = project.overview.features?.length ?? 0;
+  const count = project.overview.featureTypeCounts.reduce((sum, { count }) => sum + count, 0);
   return (
     <form onSubmit={submit} className="card" aria-labelledby="create-flag-title">
       <h2 id="create-flag-title">New flag</h2>

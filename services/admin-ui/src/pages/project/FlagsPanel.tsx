@@ -7,6 +7,7 @@ import { ErrorNote, SelectField, TextField } from "../../components/forms.js";
 import { useFlagSwitch } from "../../flag-switch.js";
 import { keys, type useProject } from "../../queries.js";
 import { CreateFlag } from "./CreateFlag.js";
+import { changeRequestPath, flagPath } from "../../paths.js";
 
 export type LoadedProject = NonNullable<ReturnType<typeof useProject>["data"]>;
 
@@ -99,6 +100,9 @@ export function FlagsPanel({ projectId, project }: { projectId: string; project:
             </tbody>
           </table>
           <div className="pager" role="group" aria-label="Pages">
+            <button type="button" onClick={() => setPage(0)} disabled={page === 0}>
+              First
+            </button>
             <button type="button" onClick={() => setPage(page - 1)} disabled={page === 0}>
               Previous
             </button>
@@ -107,6 +111,9 @@ export function FlagsPanel({ projectId, project }: { projectId: string; project:
             </span>
             <button type="button" onClick={() => setPage(page + 1)} disabled={page + 1 >= pages}>
               Next
+            </button>
+            <button type="button" onClick={() => setPage(pages - 1)} disabled={page + 1 >= pages}>
+              Last
             </button>
           </div>
         </>
@@ -122,14 +129,13 @@ function FlagRow({ projectId, project, flag }: { projectId: string; project: Loa
   return (
     <tr>
       <td>
-        <Link href={`/projects/${encodeURIComponent(projectId)}/features/${encodeURIComponent(flag.name)}`}>{flag.name}</Link>
+        <Link href={flagPath(projectId, flag.name)}>{flag.name}</Link>
         {flag.stale && <span className="badge warn">stale</span>}
         {flag.description && <div className="hint">{flag.description}</div>}
         {failedHere && <ErrorNote error={toggle.error} />}
         {requested !== undefined && (
           <p className="hint" role="status">
-            Added to{" "}
-            <Link href={`/projects/${encodeURIComponent(projectId)}/change-requests/${requested}`}>change request #{requested}</Link>.
+            Added to <Link href={changeRequestPath(projectId, requested)}>change request #{requested}</Link>.
           </p>
         )}
       </td>

@@ -6,6 +6,7 @@ import { ActionSetsPanel } from "./ActionSetsPanel.js";
 import { ArchivePanel } from "./ArchivePanel.js";
 import { FlagsPanel } from "./FlagsPanel.js";
 import { ProjectSettings } from "./ProjectSettings.js";
+import { projectPath } from "../../paths.js";
 
 const tabs = [
   { path: "", label: "Flags" },
@@ -18,7 +19,7 @@ const tabs = [
 export function ProjectPage() {
   const { projectId, tab } = useParams<{ projectId: string; tab?: string }>();
   const project = useProject(projectId);
-  const base = `/projects/${encodeURIComponent(projectId)}`;
+  const base = projectPath(projectId);
   return (
     <section>
       <div className="page-head">
