@@ -163,6 +163,19 @@ describe("PlaygroundService", () => {
     expect(feature!.variant).toEqual({ name: "disabled", enabled: false, feature_enabled: false });
   });
 
+  it("decides applicationHostname only for a context that names the host, as the SDK's host is not the server's", async () => {
+    const hosts = strategy({ name: "applicationHostname", parameters: { hostNames: "web-1,web-2" } });
+    const playground = playgroundOver([flag("hosts", [hosts])]);
+    const [unknown] = (await playground.evaluate(request({ userId: "1" }), everyone)).features;
+    expect(unknown).toMatchObject({ isEnabled: false, strategies: { result: "unknown" } });
+    expect(unknown!.strategies.data[0]!.result).toEqual({ evaluationStatus: "incomplete", enabled: "unknown" });
+    const [named] = (await playground.evaluate(request({ properties: { hostname: "web-2" } }), everyone)).features;
+    expect(named).toMatchObject({ isEnabled: true, strategies: { result: true } });
+    expect(named!.strategies.data[0]!.result).toEqual({ evaluationStatus: "complete", enabled: true });
+    const [other] = (await playground.evaluate(request({ properties: { hostname: "db-1" } }), everyone)).features;
+    expect(other!.strategies.data[0]!.result).toEqual({ evaluationStatus: "complete", enabled: false });
+  });
+
   it("evaluates the strategies of a flag that is off in the environment but answers off", async () => {
     const off = flag("off", [strategy()], {
       environments: { development: { enabled: false, strategies: [strategy()], variants: [], lastSeenAt: null } },

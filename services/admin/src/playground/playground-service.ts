@@ -66,14 +66,15 @@ export class PlaygroundService {
     const payloadFeatures = features
       .filter((doc) => servedIn(doc, environment, served) && (names.has(doc._id) || parents.has(doc._id)))
       .map((doc) => playgroundFeature(doc, environment));
-    const explanations = explainAll(
-      { version: 2, features: payloadFeatures, segments: segments.map(toClientSegment) },
-      toEvaluatorContext(request.context, environment),
-      { random: this.deps.random, now: () => this.deps.clock().getTime() },
-    );
+    const context = toEvaluatorContext(request.context, environment);
+    const explanations = explainAll({ version: 2, features: payloadFeatures, segments: segments.map(toClientSegment) }, context, {
+      random: this.deps.random,
+      now: () => this.deps.clock().getTime(),
+    });
+    const hostnameGiven = context.properties?.hostname !== undefined;
     return {
       input: request,
-      features: explanations.filter((e) => names.has(e.name)).map((e) => toPlaygroundFeature(e, environment)),
+      features: explanations.filter((e) => names.has(e.name)).map((e) => toPlaygroundFeature(e, environment, hostnameGiven)),
     };
   }
 }
@@ -109,14 +110,21 @@ function constraintsOf(outcomes: ConstraintOutcome[]): PlaygroundConstraint[] {
   return outcomes.map(({ constraint, result }) => ({ ...(constraint as PlaygroundConstraint), result }));
 }
 
-function toPlaygroundStrategy(outcome: StrategyOutcome, feature: ClientFeature, environment: string): PlaygroundStrategy {
+function toPlaygroundStrategy(
+  outcome: StrategyOutcome,
+  feature: ClientFeature,
+  environment: string,
+  hostnameGiven: boolean,
+): PlaygroundStrategy {
   const { strategy } = outcome;
   const id = strategy.id ?? "";
   const gated = outcome.constraints.every((c) => c.result) && outcome.segments.every((s) => s.result);
   let result: PlaygroundStrategy["result"];
-  // As Unleash reports them: a disabled strategy is unevaluated, a custom one incomplete.
+  // As Unleash reports them: a disabled strategy is unevaluated, a custom one incomplete. The host
+  // name is the SDK's own: without a `hostname` in the context, applicationHostname cannot be decided.
+  const undecidable = outcome.rule === undefined || (strategy.name === "applicationHostname" && !hostnameGiven);
   if (outcome.disabled) result = { evaluationStatus: "unevaluated", enabled: "unknown" };
-  else if (outcome.rule === undefined) result = { evaluationStatus: "incomplete", enabled: gated ? "unknown" : false };
+  else if (undecidable) result = { evaluationStatus: "incomplete", enabled: gated ? "unknown" : false };
   else result = { evaluationStatus: "complete", enabled: outcome.matches };
   const query = new URLSearchParams({ environmentId: environment, strategyId: id });
   return {
@@ -139,9 +147,9 @@ function toPlaygroundStrategy(outcome: StrategyOutcome, feature: ClientFeature, 
   };
 }
 
-function toPlaygroundFeature(explanation: FeatureExplanation, environment: string): PlaygroundFeature {
+function toPlaygroundFeature(explanation: FeatureExplanation, environment: string, hostnameGiven: boolean): PlaygroundFeature {
   const { feature, variant } = explanation;
-  const data = explanation.strategies.map((outcome) => toPlaygroundStrategy(outcome, feature, environment));
+  const data = explanation.strategies.map((outcome) => toPlaygroundStrategy(outcome, feature, environment, hostnameGiven));
   const deciding = explanation.decidedBy === undefined ? undefined : explanation.strategies[explanation.decidedBy]?.strategy;
   let strategiesResult: PlaygroundFeature["strategies"]["result"] = data.some((s) => s.result.enabled === true);
   if (data.length === 0) strategiesResult = feature.enabled;

@@ -1,6 +1,7 @@
 import type { Constraint, PlaygroundConstraint, PlaygroundFeature, PlaygroundResponse, PlaygroundStrategy } from "@vexil/contracts";
 import { Link } from "wouter";
 import { operatorLabels } from "../flag/ConstraintsEditor.js";
+import { flagPath } from "../../paths.js";
 
 function describeConstraint(constraint: Constraint): string {
   const values = constraint.values?.length ? constraint.values.join(", ") : (constraint.value ?? "");
@@ -27,7 +28,11 @@ function Constraints({ constraints }: { constraints: PlaygroundConstraint[] }) {
 
 function strategyVerdict(strategy: PlaygroundStrategy): string {
   if (strategy.result.evaluationStatus === "unevaluated") return "disabled, not evaluated";
-  if (strategy.result.evaluationStatus === "incomplete") return "custom strategy, cannot be evaluated here";
+  if (strategy.result.evaluationStatus === "incomplete") {
+    return strategy.name === "applicationHostname"
+      ? "depends on the SDK's host name: give a hostname property to decide it"
+      : "custom strategy, cannot be evaluated here";
+  }
   return strategy.result.enabled ? "matches" : "does not match";
 }
 
@@ -85,9 +90,7 @@ export function PlaygroundResults({ result }: { result: PlaygroundResponse }) {
         {result.features.map((feature) => (
           <tr key={feature.name}>
             <td>
-              <Link href={`/projects/${encodeURIComponent(feature.projectId)}/features/${encodeURIComponent(feature.name)}`}>
-                {feature.name}
-              </Link>
+              <Link href={flagPath(feature.projectId, feature.name)}>{feature.name}</Link>
             </td>
             <td>{feature.projectId}</td>
             <td>
