@@ -126,7 +126,10 @@ describe("playground", () => {
         const why = `${feature.name} for ${JSON.stringify(context)}`;
         expect(feature.projectId).toBe(project);
         expect(feature.isEnabled, why).toBe(sdk.isEnabled(feature.name, forSdk(context)));
-        expect(feature.variant, why).toEqual(sdkVariant(sdk, feature.name, context));
+        const { featureEnabled, ...variant } = feature.variant;
+        expect(variant, why).toEqual(sdkVariant(sdk, feature.name, context));
+        // Unleash's deprecated repetition of feature_enabled, on enabled flags only.
+        if (featureEnabled !== undefined) expect([featureEnabled, feature.isEnabled], why).toEqual([variant.feature_enabled, true]);
       }
     }
   });

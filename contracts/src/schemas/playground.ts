@@ -109,6 +109,12 @@ export const playgroundFeatureSchema = z.object({
     enabled: z.boolean(),
     payload: variantPayloadSchema.optional(),
     feature_enabled: z.boolean().optional(),
+    featureEnabled: z
+      .boolean()
+      .optional()
+      .describe(
+        "Deprecated, the same as feature_enabled: given, as Unleash gives it, for an enabled flag unless a strategy's variant answered",
+      ),
   }),
   variants: z.array(featureVariantSchema),
 });

@@ -163,6 +163,15 @@ describe("PlaygroundService", () => {
     expect(feature!.variant).toEqual({ name: "disabled", enabled: false, feature_enabled: false });
   });
 
+  it("repeats feature_enabled as featureEnabled for an enabled flag without a strategy variant, as Unleash does", async () => {
+    const plain = flag("plain", [strategy({ constraints: [{ contextName: "userId", operator: "IN", values: ["1"] }] })]);
+    const playground = playgroundOver([plain]);
+    const [on] = (await playground.evaluate(request({ userId: "1" }), everyone)).features;
+    expect(on!.variant).toEqual({ name: "disabled", enabled: false, feature_enabled: true, featureEnabled: true });
+    const [off] = (await playground.evaluate(request({ userId: "2" }), everyone)).features;
+    expect(off!.variant).toEqual({ name: "disabled", enabled: false, feature_enabled: false });
+  });
+
   it("decides applicationHostname only for a context that names the host, as the SDK's host is not the server's", async () => {
     const hosts = strategy({ name: "applicationHostname", parameters: { hostNames: "web-1,web-2" } });
     const playground = playgroundOver([flag("hosts", [hosts])]);

@@ -130,7 +130,8 @@ function toPlaygroundStrategy(
   return {
     name: strategy.name,
     id,
-    title: strategy.title ?? null,
+    // Left out when there is none, as Unleash does.
+    title: strategy.title ?? undefined,
     result,
     disabled: outcome.disabled,
     parameters: (strategy.parameters ?? {}) as Record<string, string>,
@@ -166,6 +167,8 @@ function toPlaygroundFeature(explanation: FeatureExplanation, environment: strin
       enabled: variant.enabled,
       ...(variant.payload ? { payload: variant.payload as PlaygroundFeature["variant"]["payload"] } : {}),
       feature_enabled: variant.feature_enabled,
+      // Unleash repeats feature_enabled as featureEnabled for an enabled flag, except for a strategy's variant.
+      ...(explanation.enabled && !deciding?.variants?.length ? { featureEnabled: variant.featureEnabled } : {}),
     },
     // The variants that were drawn from: the deciding strategy's, else the flag's.
     variants: (deciding?.variants?.length ? deciding.variants : (feature.variants ?? [])) as PlaygroundFeature["variants"],
