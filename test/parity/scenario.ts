@@ -307,6 +307,17 @@ export const scenario: Step[] = [
   { label: "list feature types", method: "GET", path: "/api/admin/feature-types" },
   { label: "search flags", method: "GET", path: "/api/admin/search/features?query=dark" },
   { label: "validate a free flag name", method: "POST", path: "/api/admin/features/validate", body: { name: "brand-new" } },
+  { label: "overview of project shop", method: "GET", path: "/api/admin/projects/shop/overview" },
+  {
+    label: "playground for user-42 in development",
+    method: "POST",
+    path: "/api/admin/playground",
+    body: {
+      environment: "development",
+      projects: "*",
+      context: { appName: "parity", userId: "user-42", properties: { region: "EU", tier: "gold" } },
+    },
+  },
 
   // ---- refusals -----------------------------------------------------------------------------------
   { label: "switch on archived legacy-export", method: "POST", path: `${environment("default", "legacy-export")}/on` },
