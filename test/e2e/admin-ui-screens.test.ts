@@ -1,21 +1,26 @@
 /**
  * Every screen of the web UI, in `default` and a project created at run time: axe-core finds no
- * serious or critical violation, the first Tab reaches the skip link, which moves focus to the
- * screen's content, and each further Tab stop shows where the focus is.
+ * serious or critical violation (in the dark theme too), the first Tab reaches the skip link, which
+ * moves focus to the screen's content, and each further Tab stop shows where the focus is.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedInPage } from "../src/admin-ui.js";
 import { chromiumAvailable, expectAccessible, launchChromium } from "../src/browser.js";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
+import { repoRoot } from "../src/vexil-process.js";
 
 /** Screens outside a project: path and the heading it shows. */
 const globalScreens: Array<[string, string]> = [
   ["/", "Projects"],
+  ["/projects", "Projects"],
   ["/account", "Your account"],
   ["/playground", "Playground"],
   ["/segments", "Segments"],
   ["/context", "Context fields"],
+  ["/environments", "Environments"],
   ["/tag-types", "Tag types"],
   ["/strategies", "Strategy types"],
   ["/events", "Event log"],
@@ -27,6 +32,9 @@ const globalScreens: Array<[string, string]> = [
   ["/access/service-accounts", "Service accounts"],
   ["/no-such-screen", "Page not found"],
 ];
+
+/** The app's routes inside a project, each visited below in two projects. */
+const projectRoutes = ["/projects/:projectId/features/:flagName", "/projects/:projectId/change-requests/:id", "/projects/:projectId/:tab?"];
 
 /** Tab stops checked after the skip link on each screen. */
 const tabStops = 6;
@@ -41,22 +49,26 @@ const focusShown = (page: Page) =>
     return ring ? "shown" : `no focus ring on ${element.outerHTML.slice(0, 120)}`;
   });
 
-async function checkScreen(page: Page, url: string, path: string, heading: string): Promise<void> {
-  await page.goto(`${url}${path}`);
+async function openScreen(page: Page, url: string, screen: string, heading: string): Promise<void> {
+  await page.goto(`${url}${screen}`);
   await page.getByRole("heading", { level: 1, name: heading }).waitFor();
   await page.getByText("Loading…").waitFor({ state: "detached" });
-  await expectAccessible(page, `the screen at ${path}`);
+}
+
+async function checkScreen(page: Page, url: string, screen: string, heading: string): Promise<void> {
+  await openScreen(page, url, screen, heading);
+  await expectAccessible(page, `the screen at ${screen}`);
 
   await page.keyboard.press("Tab");
   await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
-  expect(await focusShown(page), `the skip link at ${path}`).toBe("shown");
+  expect(await focusShown(page), `the skip link at ${screen}`).toBe("shown");
   await page.keyboard.press("Enter");
   await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("main");
   for (let stop = 0; stop < tabStops; stop++) {
     await page.keyboard.press("Tab");
     const focused = await page.evaluate(() => document.activeElement?.closest("main") !== null);
     if (!focused) break; // the screen has fewer stops than that
-    expect(await focusShown(page), `tab stop ${stop + 1} at ${path}`).toBe("shown");
+    expect(await focusShown(page), `tab stop ${stop + 1} at ${screen}`).toBe("shown");
   }
 }
 
@@ -72,9 +84,28 @@ describe.skipIf(!chromiumAvailable)("every screen of the web UI", () => {
     await vexil?.stop();
   });
 
+  it("visits every route the app declares", () => {
+    const app = readFileSync(path.join(repoRoot, "services/admin-ui/src/App.tsx"), "utf8");
+    const declared = [...app.matchAll(/<Route path="([^"]+)"/g)].map((m) => m[1]);
+    const visited = new Set([...globalScreens.map(([screen]) => screen), ...projectRoutes]);
+    expect(declared.length).toBeGreaterThan(10);
+    expect(declared.filter((route) => !visited.has(route!))).toEqual([]);
+  });
+
   it("outside a project: accessible, reachable by keyboard, focus always visible", async () => {
     const page = await signedInPage(vexil, browser, "admin-ui-screens");
-    for (const [path, heading] of globalScreens) await checkScreen(page, vexil.url, path, heading);
+    for (const [screen, heading] of globalScreens) await checkScreen(page, vexil.url, screen, heading);
+  }, 180_000);
+
+  it("outside a project, in the dark theme: accessible (contrast included)", async () => {
+    const page = await signedInPage(vexil, browser, "admin-ui-screens-dark");
+    await page.getByRole("button", { name: "Dark theme" }).click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
+    for (const [screen, heading] of globalScreens) {
+      await openScreen(page, vexil.url, screen, heading);
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
+      await expectAccessible(page, `the screen at ${screen} in the dark theme`);
+    }
   }, 180_000);
 
   it.each(["default", "screens-fresh"])(
