@@ -31,7 +31,7 @@ try {
     body: { name: "default", title: "Staff", constraints: [{ contextName: "userId", operator: "IN", values: ["ana", "bo"] }] },
   });
   await vexil.api(`${base}/development/on`, { method: "POST" });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 1500 } });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1560 } });
   await page.goto(vexil.url);
   await page.getByLabel("Username or email").fill("admin");
   await page.getByLabel("Password").fill("unleash4all");
