@@ -17,7 +17,7 @@ import { consumeClientInstances } from "./client-applications/client-instances-c
 import { consumeSeenFeatures } from "./client-metrics/seen-features-consumer.js";
 import type { AdminDeps } from "./compose/index.js";
 import { contextRoutes } from "./context/context-routes.js";
-import { featureLinkRoutes } from "./dependencies/feature-link-routes.js";
+import { featureLinkRoutes } from "./feature-dependencies/feature-link-routes.js";
 import { environmentRoutes } from "./environments/environment-routes.js";
 import { eventRetentionEnv } from "./events/event-retention.js";
 import { eventRoutes } from "./events/event-routes.js";
@@ -25,7 +25,7 @@ import { EventStreamHub, eventStreamRoutes } from "./events/event-stream.js";
 import { exportImportRoutes } from "./export-import/export-import-routes.js";
 import { featureRoutes } from "./features/feature-routes.js";
 import { feedbackRoutes } from "./feedback/feedback-routes.js";
-import { signupTokenRoutes } from "./invite-links/signup-token-routes.js";
+import { signupTokenRoutes } from "./signup-tokens/signup-token-routes.js";
 import { playgroundRoutes } from "./playground/playground-routes.js";
 import { projectMemberRoutes, requestParticipation } from "./project-members/project-member-routes.js";
 import { projectRoutes } from "./projects/project-routes.js";

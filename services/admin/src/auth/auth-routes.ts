@@ -2,7 +2,7 @@ import express, { type Response, type Router } from "express";
 import { authContract, logoutPath } from "@vexil/contracts";
 import { mountContract } from "@vexil/http";
 import { defaultAdminPassword } from "../users/initial-admin.js";
-import type { SignupTokenService } from "../invite-links/signup-token-service.js";
+import type { SignupTokenService } from "../signup-tokens/signup-token-service.js";
 import { toUserView, type UserService } from "../users/user-service.js";
 import { limitLoginAttempts, type LoginRateLimiter } from "./login-rate-limit.js";
 import type { SessionService } from "./session-service.js";

@@ -4,7 +4,7 @@ import { changeRequestsEnabled } from "../change-requests/change-request-config.
 import { pendingStrategies } from "../change-requests/change-request-service.js";
 import { createConstraintValidator } from "../constraints/constraint-validation.js";
 import { ContextService } from "../context/context-service.js";
-import { DependencyService } from "../dependencies/dependency-service.js";
+import { DependencyService } from "../feature-dependencies/dependency-service.js";
 import { EnvironmentService } from "../environments/environment-service.js";
 import type { EventStore } from "../events/event-store.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
@@ -22,7 +22,7 @@ import type { AdminStores } from "./stores.js";
 
 /**
  * The flag model: strategy definitions, context fields, tags, environments, projects, flags,
- * segments, lifecycle and dependencies, in dependency order. Where two of them read each other,
+ * segments, lifecycle and feature dependencies, in dependency order. Where two of them read each other,
  * one side reads the other's store instead of its service: the tag, context, strategy and segment
  * slices read flags through `flagReader`; projects read member counts and change-request settings
  * from their stores; segments read proposed strategies from the change-request store.

@@ -9,8 +9,8 @@ import { createSessionStore } from "../auth/session-store.js";
 import type { EnvironmentStore } from "../environments/environment-store.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { createFeedbackStore } from "../feedback/feedback-store.js";
-import { SignupTokenService } from "../invite-links/signup-token-service.js";
-import { createSignupTokenStore } from "../invite-links/signup-token-store.js";
+import { SignupTokenService } from "../signup-tokens/signup-token-service.js";
+import { createSignupTokenStore } from "../signup-tokens/signup-token-store.js";
 import type { ProjectStore } from "../projects/project-store.js";
 import { SamlSettingsService } from "../saml/saml-settings-service.js";
 import { createSamlSettingsStore } from "../saml/saml-settings-store.js";
@@ -34,7 +34,7 @@ const sessionPruneEveryMs = 60 * 60 * 1000;
 
 /**
  * Who may do what: API tokens, users and their sessions and
- * personal access tokens, invite links, SAML settings and feedback.
+ * personal access tokens, signup tokens (the invite links people sign up with), SAML settings and feedback.
  */
 export async function createGovernanceSlice({
   engines,
