@@ -3,7 +3,7 @@ import { NotFoundError, ValidationError } from "@vexil/errors";
 import type { Actor } from "../access/access-service.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import type { FeatureDocument } from "../features/feature-model.js";
-import type { FeatureService } from "../features/feature-service.js";
+import type { DependencyFlags } from "./dependency-flags.js";
 import { archiveImpact, dependencyProblem, type DependencyNode } from "./dependency-rules.js";
 
 const toNode = (doc: FeatureDocument): DependencyNode => ({
@@ -16,7 +16,7 @@ const toNode = (doc: FeatureDocument): DependencyNode => ({
 export class DependencyService {
   constructor(
     private readonly deps: {
-      features: Pick<FeatureService, "getInProject" | "find" | "list" | "children" | "change">;
+      features: DependencyFlags;
       projects: { get(project: string): Promise<unknown> };
       unitOfWork: UnitOfWork;
     },

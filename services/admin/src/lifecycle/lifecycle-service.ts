@@ -4,7 +4,8 @@ import { systemActor } from "../access/access-service.js";
 import type { EventDocument } from "../events/event-store.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { environmentOf, type FeatureDocument, type LifecycleEntry } from "../features/feature-model.js";
-import type { FeatureChangeHook, FeatureService } from "../features/feature-service.js";
+import type { FeatureChangeHook } from "../features/feature-service.js";
+import type { LifecycleFlags } from "./lifecycle-flags.js";
 import { complete, currentStage, moveForActivity, uncomplete } from "./lifecycle-rules.js";
 
 const toEntry = (entry: LifecycleEntry): LifecycleStageEntry => ({
@@ -39,7 +40,7 @@ export class EnvironmentTypes {
 export class LifecycleService {
   constructor(
     private readonly deps: {
-      features: Pick<FeatureService, "getInProject" | "find" | "change">;
+      features: LifecycleFlags;
       environmentTypes: EnvironmentTypes;
       unitOfWork: UnitOfWork;
       clock: () => Date;

@@ -1,17 +1,32 @@
 import type { StoreEngine } from "@vexil/store";
-import type { EnvironmentService } from "../environments/environment-service.js";
 import type { EventStore } from "../events/event-store.js";
-import type { SegmentDocument } from "../features/feature-model.js";
-import type { FeatureService } from "../features/feature-service.js";
-import type { ProjectService } from "../projects/project-service.js";
+import type { FeatureDocument, SegmentDocument } from "../features/feature-model.js";
 import type { SnapshotSources } from "./snapshot-publisher.js";
+
+/** The flags snapshots are built from (FeatureService implements it). */
+export interface SnapshotFlags {
+  /** Every live (not archived) flag. */
+  listAll(): Promise<FeatureDocument[]>;
+  find(name: string): Promise<FeatureDocument | null>;
+}
+
+/** The environments that exist (EnvironmentService implements it). */
+export interface SnapshotEnvironments {
+  list(): Promise<{ name: string }[]>;
+}
+
+/** The projects and the environments each one serves (ProjectService implements it). */
+export interface SnapshotProjects {
+  list(): Promise<{ _id: string }[]>;
+  environmentViews(id: string): Promise<{ name: string }[]>;
+}
 
 /** The publisher's reads, answered by the services that own flags, segments and environments. */
 export function snapshotSources(deps: {
-  features: Pick<FeatureService, "listAll" | "find">;
+  features: SnapshotFlags;
   segments: { listAll(): Promise<SegmentDocument[]> };
-  environments: Pick<EnvironmentService, "list">;
-  projects: Pick<ProjectService, "list" | "environmentViews">;
+  environments: SnapshotEnvironments;
+  projects: SnapshotProjects;
   events: Pick<EventStore, "latestId" | "between">;
 }): SnapshotSources {
   return {
