@@ -1,6 +1,7 @@
 import type { ChangeRequestChange } from "@vexil/contracts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { FeatureDocument, FeatureStrategyDocument } from "../features/feature-model.js";
+import { featureDocument } from "../features/feature-slice.fixture.js";
 import { baseOf, conflictOf, handlerOf, validateProposal } from "./change-request-actions.js";
 import type { StoredChange } from "./change-request-model.js";
 import { author, startChangeRequestSlice } from "./change-request.fixture.js";
@@ -90,24 +91,13 @@ describe("conflicts: what a row records when a change is proposed, and when it n
     segments: [],
     createdAt: now,
   };
-  const flag = (strategies: FeatureStrategyDocument[], fields: Partial<FeatureDocument> = {}): FeatureDocument => ({
-    _id: "f",
-    project: "default",
-    type: "release",
-    description: null,
-    stale: false,
-    impressionData: false,
-    archived: false,
-    archivedAt: null,
-    createdAt: now,
-    createdBy: { id: 1, name: "alice", imageUrl: "" },
-    environments: { production: { enabled: false, strategies, variants: [], lastSeenAt: null } },
-    dependencies: [],
-    lifecycle: [],
-    collaborators: [],
-    version: 3,
-    ...fields,
-  });
+  const flag = (strategies: FeatureStrategyDocument[], fields: Partial<FeatureDocument> = {}): FeatureDocument =>
+    featureDocument("f", {
+      createdAt: now,
+      environments: { production: { enabled: false, strategies, variants: [], lastSeenAt: null } },
+      version: 3,
+      ...fields,
+    });
   const context = (feature: FeatureDocument | null) => ({ project: "default", environment: "production", feature, segment: null });
 
   it("flags a strategy changed or deleted since the proposal, not one merely reordered", () => {

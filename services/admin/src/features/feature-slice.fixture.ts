@@ -6,12 +6,38 @@ import { createEmbeddedEngine } from "@vexil/store";
 import type { Actor } from "../access/access-service.js";
 import { EventStore } from "../events/event-store.js";
 import { UnitOfWork } from "../events/unit-of-work.js";
+import type { FeatureDocument } from "./feature-model.js";
 import { FeatureService } from "./feature-service.js";
 import { FeatureStrategyService } from "./feature-strategy-service.js";
 import { createFavoriteStore, createFeatureStore } from "./feature-store.js";
 import type { FlagProjectSettings, FlagProjects } from "./flag-projects.js";
 
 export const alice: Actor = { name: "alice", userId: 7, email: null };
+
+/**
+ * A flag as the store holds it, for tests that hand flags to a store or a reader directly: a live
+ * release flag in `default`, in no environment yet, with `fields` laid over it.
+ */
+export function featureDocument(name: string, fields: Partial<FeatureDocument> = {}): FeatureDocument {
+  return {
+    _id: name,
+    project: "default",
+    type: "release",
+    description: null,
+    stale: false,
+    impressionData: false,
+    archived: false,
+    archivedAt: null,
+    createdAt: new Date(0),
+    createdBy: { id: 1, name: "admin", imageUrl: "" },
+    environments: {},
+    dependencies: [],
+    lifecycle: [],
+    collaborators: [],
+    version: 1,
+    ...fields,
+  };
+}
 
 /** A project as the feature slice sees it: settings plus its enabled environments. */
 export interface TestProject extends FlagProjectSettings {

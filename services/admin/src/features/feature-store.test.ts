@@ -4,29 +4,13 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
 import type { FeatureDocument, FeatureEnvironmentDocument } from "./feature-model.js";
+import { featureDocument } from "./feature-slice.fixture.js";
 import { createFeatureStore, type FeatureStore } from "./feature-store.js";
 
 const entry = (): FeatureEnvironmentDocument => ({ enabled: true, strategies: [], variants: [], lastSeenAt: null });
 
-function flag(name: string, environments: Record<string, FeatureEnvironmentDocument>): FeatureDocument {
-  return {
-    _id: name,
-    project: "default",
-    type: "release",
-    description: null,
-    stale: false,
-    impressionData: false,
-    archived: false,
-    archivedAt: null,
-    createdAt: new Date(0),
-    createdBy: { id: 1, name: "admin", imageUrl: "" },
-    environments,
-    dependencies: [],
-    lifecycle: [],
-    collaborators: [],
-    version: 1,
-  };
-}
+const flag = (name: string, environments: Record<string, FeatureEnvironmentDocument>): FeatureDocument =>
+  featureDocument(name, { environments });
 
 describe("feature store", () => {
   let dir: string;

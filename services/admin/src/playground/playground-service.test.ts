@@ -3,6 +3,7 @@ import { ValidationError } from "@vexil/errors";
 import { compileSnapshot, evaluate } from "@vexil/evaluator";
 import type { PlaygroundRequest } from "@vexil/contracts";
 import type { FeatureDocument, FeatureStrategyDocument, SegmentDocument } from "../features/feature-model.js";
+import { featureDocument } from "../features/feature-slice.fixture.js";
 import { toClientFeature, toClientSegment } from "../snapshots/client-features.js";
 import { PlaygroundService, toEvaluatorContext, type PlaygroundSources } from "./playground-service.js";
 
@@ -25,26 +26,12 @@ function strategy(overrides: Partial<FeatureStrategyDocument> = {}): FeatureStra
   };
 }
 
-function flag(name: string, strategies: FeatureStrategyDocument[], overrides: Partial<FeatureDocument> = {}): FeatureDocument {
-  return {
-    _id: name,
-    project: "default",
-    type: "release",
-    description: null,
-    stale: false,
-    impressionData: false,
-    archived: false,
-    archivedAt: null,
+const flag = (name: string, strategies: FeatureStrategyDocument[], overrides: Partial<FeatureDocument> = {}): FeatureDocument =>
+  featureDocument(name, {
     createdAt: at,
-    createdBy: { id: 1, name: "admin", imageUrl: "" },
     environments: { development: { enabled: true, strategies, variants: [], lastSeenAt: null } },
-    dependencies: [],
-    lifecycle: [],
-    collaborators: [],
-    version: 1,
     ...overrides,
-  };
-}
+  });
 
 const betaTesters: SegmentDocument = {
   _id: 1,

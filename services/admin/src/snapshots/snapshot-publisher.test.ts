@@ -13,6 +13,7 @@ import {
 } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
 import type { FeatureDocument, FeatureStrategyDocument, SegmentDocument } from "../features/feature-model.js";
+import { featureDocument } from "../features/feature-slice.fixture.js";
 import { toClientFeature } from "./client-features.js";
 import { SnapshotPublisher, type SnapshotSources } from "./snapshot-publisher.js";
 
@@ -34,28 +35,12 @@ function strategy(overrides: Partial<FeatureStrategyDocument> = {}): FeatureStra
   };
 }
 
-function flag(name: string, overrides: Partial<FeatureDocument> = {}): FeatureDocument {
-  return {
-    _id: name,
-    project: "default",
-    type: "release",
-    description: null,
-    stale: false,
-    impressionData: false,
-    archived: false,
-    archivedAt: null,
+const flag = (name: string, overrides: Partial<FeatureDocument> = {}): FeatureDocument =>
+  featureDocument(name, {
     createdAt: at,
-    createdBy: { id: 1, name: "admin", imageUrl: "" },
-    environments: {
-      development: { enabled: true, strategies: [strategy()], variants: [], lastSeenAt: null },
-    },
-    dependencies: [],
-    lifecycle: [],
-    collaborators: [],
-    version: 1,
+    environments: { development: { enabled: true, strategies: [strategy()], variants: [], lastSeenAt: null } },
     ...overrides,
-  };
-}
+  });
 
 function segment(id: number, values: string[]): SegmentDocument {
   return {
