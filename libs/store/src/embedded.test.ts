@@ -6,6 +6,7 @@ import { NotReady } from "@vexil/errors";
 import { describeCollectionContract } from "./collection.contract.js";
 import { describeConcurrencyContract } from "./concurrency.contract.js";
 import { describeDocumentContract } from "./documents.contract.js";
+import { describeTransactionContract } from "./transactions.contract.js";
 import { createEmbeddedEngine, DuplicateKeyError, type StoreEngine } from "./index.js";
 
 const dirs: string[] = [];
@@ -19,6 +20,7 @@ afterAll(async () => {
 });
 
 describeCollectionContract("embedded", async () => createEmbeddedEngine({ dir: await tempDir() }));
+describeTransactionContract("embedded", async () => createEmbeddedEngine({ dir: await tempDir() }));
 describeDocumentContract("embedded", async () => createEmbeddedEngine({ dir: await tempDir() }));
 // One writer: the races the suite sets up on MongoDB cannot happen here; it asserts the serial order instead.
 describeConcurrencyContract("embedded", async () => createEmbeddedEngine({ dir: await tempDir() }), { serialTransactions: true });

@@ -5,6 +5,7 @@ import { describeBackupContract } from "./backup.contract.js";
 import { describeCollectionContract } from "./collection.contract.js";
 import { describeConcurrencyContract } from "./concurrency.contract.js";
 import { describeDocumentContract } from "./documents.contract.js";
+import { describeTransactionContract } from "./transactions.contract.js";
 import { createMongoEngine } from "./index.js";
 
 // Needs a replica set (a single node one is enough) for the transactions: see `npm run test:mongo`.
@@ -14,6 +15,7 @@ const database = `vexil_store_test_${randomUUID().slice(0, 8)}`;
 if (url) {
   const open = () => createMongoEngine({ url, database, clientOptions: { serverSelectionTimeoutMS: 5000 } });
   describeCollectionContract("mongo", open);
+  describeTransactionContract("mongo", open);
   describeDocumentContract("mongo", open);
   describeConcurrencyContract("mongo", open, { serialTransactions: false });
   // Backups copy whole databases: each store of the contract gets one of its own.
