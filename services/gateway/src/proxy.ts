@@ -34,9 +34,18 @@ export function createProxyRouter(addresses: ServiceAddresses, logger: Logger): 
     if (route) res.locals.metricsRoute = `${route.prefix}/*`;
     next();
   });
+  // A held stream is sent again with the client's forwarded headers, not the ones a try appended to.
+  const clientForwarded = new WeakMap<IncomingMessage, Array<string | string[] | undefined>>();
+  router.use((req, _res, next) => {
+    if (isStream(req)) {
+      const headers = forwardedHeaders.map((h) => req.headers[h]);
+      clientForwarded.set(req, headers);
+    }
+    next();
+  });
   for (const service of new Set(publicRoutes.map((r) => r.service))) {
     const prefixes = publicRoutes.filter((r) => r.service === service).map((r) => r.prefix);
-    const firstTried = new WeakMap<IncomingMessage, { at: number; headers: Array<string | string[] | undefined> }>();
+    const firstTried = new WeakMap<IncomingMessage, number>();
     const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
       target: addresses[service],
       pathFilter: (path) => prefixes.some((p) => path === p || path.startsWith(`${p}/`)),
@@ -45,7 +54,7 @@ export function createProxyRouter(addresses: ServiceAddresses, logger: Logger): 
       proxyTimeout: 0,
       on: {
         proxyReq: (_proxyReq, req) => {
-          if (!firstTried.has(req)) firstTried.set(req, { at: Date.now(), headers: forwardedHeaders.map((h) => req.headers[h]) });
+          if (!firstTried.has(req)) firstTried.set(req, Date.now());
         },
         proxyRes: (proxyRes, _req, res) => {
           proxyRes.once("close", () => {
@@ -55,14 +64,17 @@ export function createProxyRouter(addresses: ServiceAddresses, logger: Logger): 
         error: (err, req, res) => {
           if (res instanceof Socket) return void res.destroy();
           if (res.headersSent) return void res.destroy();
-          const tried = firstTried.get(req);
+          const triedAt = firstTried.get(req);
+          const headers = clientForwarded.get(req);
           const unreachable = ["ECONNREFUSED", "ECONNRESET"].includes((err as NodeJS.ErrnoException).code ?? "");
-          if (isStream(req) && unreachable && tried && Date.now() - tried.at < streamHoldMs && !req.destroyed) {
+          // The request itself is done (read and forwarded) after the first try; only its connection says the client left.
+          const clientGone = () => req.socket.destroyed || res.destroyed;
+          if (isStream(req) && unreachable && triedAt && headers && Date.now() - triedAt < streamHoldMs && !clientGone()) {
             setTimeout(() => {
-              if (req.destroyed || res.destroyed) return;
+              if (clientGone()) return;
               // The proxy appends to the forwarded headers on each try; start again from the client's.
               forwardedHeaders.forEach((h, i) => {
-                const value = tried.headers[i];
+                const value = headers[i];
                 if (value === undefined) delete req.headers[h];
                 else req.headers[h] = value;
               });
