@@ -1,0 +1,87 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadConfig } from "@vexil/config";
+import { platformEnv, storeLocation, type PlatformConfig } from "@vexil/runtime";
+import { createEmbeddedEngine } from "@vexil/store";
+import { backupInstallation, restoreInstallation } from "./backup.js";
+
+describe("installation backup and restore", () => {
+  let dir: string;
+  let config: PlatformConfig;
+  const at = new Date("2030-01-01T00:00:00.000Z");
+
+  const configIn = (dataDir: string) => loadConfig(platformEnv, { DATA_DIR: dataDir });
+  async function write(service: string, collection: string, docs: { _id: string; [key: string]: unknown }[]) {
+    const engine = await createEmbeddedEngine({ dir: storeLocation(config, service).dir });
+    try {
+      await engine.collection(collection).insertMany(docs);
+      await engine.nextSequence(`${collection}_ids`);
+    } finally {
+      await engine.close();
+    }
+  }
+  async function read(dataDir: string, service: string, collection: string) {
+    const engine = await createEmbeddedEngine({ dir: storeLocation(configIn(dataDir), service).dir });
+    try {
+      return {
+        docs: await engine.collection(collection).find({}, { sort: { _id: 1 } }),
+        next: await engine.nextSequence(`${collection}_ids`),
+      };
+    } finally {
+      await engine.close();
+    }
+  }
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "vexil-backup-"));
+    config = configIn(path.join(dir, "data"));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("copies every service's store into one private file and back into a fresh data directory", async () => {
+    await write("admin", "features", [
+      { _id: "checkout", createdAt: at },
+      { _id: "search", createdAt: at },
+    ]);
+    await write("addon-delivery", "deliveries", [{ _id: "d1" }]);
+    const file = path.join(dir, "vexil.backup");
+    // signal-ingest never wrote anything: it has no store to copy.
+    expect(await backupInstallation(config, file, () => at)).toEqual({ admin: 2, "addon-delivery": 1 });
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+
+    const fresh = path.join(dir, "restored");
+    expect(await restoreInstallation(configIn(fresh), file)).toEqual({ admin: 2, "addon-delivery": 1 });
+    const features = await read(fresh, "admin", "features");
+    expect(features.docs).toEqual([
+      { _id: "checkout", createdAt: at },
+      { _id: "search", createdAt: at },
+    ]);
+    // Sequences carry on where they were, so no id is handed out twice.
+    expect(features.next).toBe(2);
+    expect((await read(fresh, "addon-delivery", "deliveries")).docs).toEqual([{ _id: "d1" }]);
+  });
+
+  it("refuses to restore over data, naming the store", async () => {
+    await write("admin", "features", [{ _id: "checkout" }]);
+    const file = path.join(dir, "vexil.backup");
+    await backupInstallation(config, file);
+    await expect(restoreInstallation(config, file)).rejects.toThrow(/^Restoring admin into .*admin failed: The store is not empty/);
+  });
+
+  it("refuses a file that is not a Vexil backup, or holds a store no service keeps", async () => {
+    const other = path.join(dir, "other.json");
+    await writeFile(other, JSON.stringify({ format: "something-else", version: 1 }));
+    await expect(restoreInstallation(config, other)).rejects.toThrow(/is not a Vexil backup/);
+
+    await write("admin", "features", [{ _id: "checkout" }]);
+    const file = path.join(dir, "vexil.backup");
+    await backupInstallation(config, file);
+    const tampered = (await readFile(file, "utf8")).replace('"admin"', '"billing"');
+    await writeFile(file, tampered);
+    await expect(restoreInstallation(configIn(path.join(dir, "fresh")), file)).rejects.toThrow(/unknown service billing/);
+  });
+});
