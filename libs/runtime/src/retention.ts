@@ -5,7 +5,8 @@ const dayMs = 24 * 60 * 60 * 1000;
 export interface Retention {
   /** Deletes what is older than the retention now; resolves with how many were deleted. */
   prune(): Promise<number>;
-  stop(): void;
+  /** Stops the timer; resolves once a run under way has finished, so the store can be closed after it. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -30,16 +31,25 @@ export function startRetention({
   everyMs?: number;
 }): Retention {
   const pruneNow = async () => (days === 0 ? 0 : prune(new Date(clock().getTime() - days * dayMs)));
+  const running = new Set<Promise<void>>();
   const run = () => {
-    pruneNow().then(
+    const done = pruneNow().then(
       (deleted) => {
         if (deleted > 0) logger.info({ deleted, days }, `pruned ${what}`);
       },
       (err: unknown) => logger.warn({ err }, `pruning ${what} failed`),
     );
+    running.add(done);
+    void done.finally(() => running.delete(done));
   };
   run();
   const timer = setInterval(run, everyMs);
   timer.unref();
-  return { prune: pruneNow, stop: () => clearInterval(timer) };
+  return {
+    prune: pruneNow,
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(running);
+    },
+  };
 }

@@ -45,8 +45,10 @@ export class AddonConfigs {
     );
   }
 
-  stop(): void {
+  /** Stops listening for changes and waits for a fetch under way, so none is left on a closing bus. */
+  async stop(): Promise<void> {
     for (const subscription of this.subscriptions) subscription.unsubscribe();
+    await this.chain.catch(() => undefined);
   }
 
   /** Fetches the list from admin; rejects when admin does not answer. */

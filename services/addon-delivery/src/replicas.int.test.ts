@@ -23,7 +23,10 @@ const natsUrl = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const nats = await connect({ servers: natsUrl, timeout: 1000, reconnect: false }).catch(() => null);
 if (!nats) console.warn(`skipped: NATS not reachable at ${natsUrl}`);
 const logger = createLogger({ service: "addon-delivery-replicas-test", level: "silent" });
-const settings = { allowPrivateUrls: true, maxAttempts: 5, backoffBaseMs: 5, backoffMaxMs: 20, requestTimeoutMs: 200, leaseMs: 200 };
+// Exactly once holds while no attempt outlasts its request timeout or its claim (timeout + lease). A
+// loaded machine stalls for hundreds of milliseconds: shorter timings make a late answer a retry and a
+// stalled replica's delivery another's, both sent twice as designed (the receiver has the key).
+const settings = { allowPrivateUrls: true, maxAttempts: 5, backoffBaseMs: 5, backoffMaxMs: 20, requestTimeoutMs: 5_000, leaseMs: 2_000 };
 
 interface Received {
   path: string;

@@ -110,12 +110,14 @@ export async function createAddonDeliveryService({
         onDeadLetter: (msg, err) => log.error({ err, seq: msg.seq, subject: msg.subject }, "event could not be queued for delivery"),
       });
     },
+    // Undoes start() last step first: no new events (those being handled are queued), then the
+    // deliveries in flight finish and their leases go, and only then what they read while finishing.
     async stop() {
-      retention?.stop();
       await consumer?.stop();
-      deliveryLog?.unsubscribe();
-      configs.stop();
+      await retention?.stop();
       await queue.stop();
+      await configs.stop();
+      deliveryLog?.unsubscribe();
     },
   };
 }

@@ -37,6 +37,8 @@ export class DeliveryQueue {
   private readonly timers = new Map<number, { timer: ReturnType<typeof setTimeout>; wake: () => void }>();
   private stopping = false;
   private sweeper: ReturnType<typeof setInterval> | undefined;
+  /** The sweeper's look for open queues under way, which `stop` waits for. */
+  private sweeping: Promise<void> = Promise.resolve();
   private readonly clock: () => Date;
   private readonly renewEveryMs: number;
 
@@ -49,7 +51,7 @@ export class DeliveryQueue {
   async resume(): Promise<void> {
     await this.kickOpenQueues();
     this.sweeper ??= setInterval(() => {
-      this.kickOpenQueues().catch((err) => this.options.logger.error({ err }, "could not look for open delivery queues"));
+      this.sweeping = this.kickOpenQueues().catch((err) => this.options.logger.error({ err }, "could not look for open delivery queues"));
     }, this.options.leaseMs);
   }
 
@@ -79,7 +81,10 @@ export class DeliveryQueue {
     this.workers.set(addonId, run);
   }
 
-  /** Lets attempts in flight finish and be recorded; waiting workers stop at once. */
+  /**
+   * Lets attempts in flight finish and be recorded and gives up the leases; waiting workers stop at
+   * once. When it resolves the queue reads and writes the store no more.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
     clearInterval(this.sweeper);
@@ -87,6 +92,7 @@ export class DeliveryQueue {
       clearTimeout(timer);
       wake();
     }
+    await this.sweeping;
     await Promise.allSettled([...this.workers.values()]);
   }
 
@@ -117,6 +123,8 @@ export class DeliveryQueue {
   }
 
   private sleep(addonId: number, ms: number): Promise<void> {
+    // A worker that was busy when stop() woke the sleepers must not start a wait of its own.
+    if (this.stopping) return Promise.resolve();
     return new Promise((resolve) => {
       const wake = () => {
         this.timers.delete(addonId);
