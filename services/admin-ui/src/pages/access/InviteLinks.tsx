@@ -34,7 +34,9 @@ export function InviteLinks({ roles }: { roles: { id: number; name: string }[] }
     <section className="card" aria-labelledby="invite-title">
       <h2 id="invite-title">Invite links</h2>
       <ErrorNote error={links.error ?? setEnabled.error} />
-      {links.data?.tokens.length === 0 && <p className="hint">No invite links yet.</p>}
+      {links.data?.tokens.length === 0 && (
+        <p className="hint">No invite links yet: create one to let people sign up with a role without an admin adding each of them.</p>
+      )}
       <ul>
         {links.data?.tokens.map((link) => (
           <li key={link.secret}>

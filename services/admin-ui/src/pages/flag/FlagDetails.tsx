@@ -40,7 +40,7 @@ export function FlagTags({ flagName }: { flagName: string }) {
     <section className="card" aria-labelledby="tags-title">
       <h2 id="tags-title">Tags</h2>
       <ErrorNote error={tags.error ?? remove.error} />
-      {tags.data?.tags.length === 0 && <p className="hint">No tags yet.</p>}
+      {tags.data?.tags.length === 0 && <p className="hint">No tags yet: add one below to find and filter this flag by it.</p>}
       <ul className="tags">
         {tags.data?.tags.map((tag) => (
           <li key={`${tag.type}:${tag.value}`}>
@@ -149,7 +149,7 @@ export function FlagHistory({ flagName }: { flagName: string }) {
     <section className="card" aria-labelledby="history-title">
       <h2 id="history-title">History</h2>
       <ErrorNote error={events.error} />
-      {events.data?.events.length === 0 && <p className="hint">No events yet.</p>}
+      {events.data?.events.length === 0 && <p className="hint">No events yet: changes to this flag will be listed here.</p>}
       {events.data && events.data.events.length > 0 && (
         <table aria-label="Events of this flag">
           <thead>
