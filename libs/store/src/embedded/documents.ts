@@ -6,6 +6,7 @@ import type { BaseDocument, DocumentId, Filter, Projection, UpdateFilter } from 
 import { DocumentTooLargeError } from "../errors.js";
 import { equalityFields } from "../upsert.js";
 import { fromEJSON, toEJSON } from "./ejson.js";
+import type { JournalOp } from "./state.js";
 
 export type Doc = BaseDocument & Record<string, unknown>;
 
@@ -21,11 +22,32 @@ export function normalize<V>(value: V): V {
   return fromEJSON<V>(toEJSON(value));
 }
 
+/**
+ * The EJSON text each document made by `storable` was read back from, so that comparing it and
+ * writing it to the journal do not serialise it again. Stored documents are never changed in
+ * place (an update applies to a copy), so the text stays theirs.
+ */
+const storedText = new WeakMap<Doc, string>();
+
+/** A stored document's EJSON text. */
+export function ejsonOf(doc: Doc): string {
+  return storedText.get(doc) ?? toEJSON(doc);
+}
+
+/** A journal line's ops as EJSON text (as `toEJSON(ops)` writes them), each stored document's text reused. */
+export function opsText(ops: readonly JournalOp[]): string {
+  const parts = ops.map((op) => (op.op === "put" ? `{"op":"put","c":${JSON.stringify(op.c)},"doc":${ejsonOf(op.doc)}}` : toEJSON(op)));
+  return `[${parts.join(",")}]`;
+}
+
 /** A document ready to store in `collection`: normalized, and refused above MongoDB's size limit. */
 export function storable(collection: string, doc: Doc): Doc {
   const bytes = BSON.calculateObjectSize(doc);
   if (bytes > maxDocumentBytes) throw new DocumentTooLargeError(collection, bytes);
-  return normalize(doc);
+  const text = toEJSON(doc);
+  const stored = fromEJSON<Doc>(text);
+  storedText.set(stored, text);
+  return stored;
 }
 
 /** A copy for the caller, who may mutate it freely. */
@@ -110,5 +132,5 @@ export function buildReplacement(id: DocumentId, replacement: Record<string, unk
 }
 
 export function sameDocument(a: Doc, b: Doc): boolean {
-  return toEJSON(a) === toEJSON(b);
+  return ejsonOf(a) === ejsonOf(b);
 }

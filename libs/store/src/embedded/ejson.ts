@@ -12,7 +12,9 @@ export function toEJSON(value: unknown): string {
 }
 
 export function fromEJSON<V>(text: string): V {
-  return mapKeys(BSON.EJSON.parse(text), (key) => (key.startsWith("$$") ? key.slice(1) : key)) as V;
+  const parsed = BSON.EJSON.parse(text);
+  // Only a string starting with `$$` (a renamed key, or a value) puts `"$$` in the text: without one there is nothing to rename.
+  return (text.includes('"$$') ? mapKeys(parsed, (key) => (key.startsWith("$$") ? key.slice(1) : key)) : parsed) as V;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

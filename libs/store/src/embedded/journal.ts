@@ -2,7 +2,8 @@ import { chmod, mkdir, open, readFile, rename, type FileHandle } from "node:fs/p
 import { join } from "node:path";
 import { Mutex } from "async-mutex";
 import { NotReady } from "@vexil/errors";
-import { fromEJSON, toEJSON } from "./ejson.js";
+import { opsText } from "./documents.js";
+import { fromEJSON } from "./ejson.js";
 import { StoreState, type JournalOp } from "./state.js";
 
 const SNAPSHOT = "snapshot.ejson";
@@ -106,7 +107,7 @@ export class Journal {
       return Promise.resolve();
     }
     if (!this.file) return Promise.reject(new Error(`The store in ${this.dir} was opened read-only`));
-    const line = Buffer.from(toEJSON(ops) + "\n");
+    const line = Buffer.from(opsText(ops) + "\n");
     apply();
     return new Promise((resolve, reject) => {
       this.queued.push({ line, resolve, reject });
@@ -160,10 +161,10 @@ export class Journal {
   private async compact(): Promise<void> {
     const journalFile = this.file;
     if (!journalFile) throw new Error(`The store in ${this.dir} was opened read-only`);
-    const snapshot: Snapshot = { format: 1, ops: [...this.state.ops()] };
     const target = join(this.dir, SNAPSHOT);
     const temp = `${target}.tmp`;
-    const text = toEJSON(snapshot);
+    // A Snapshot as EJSON, each document's stored text reused.
+    const text = `{"format":1,"ops":${opsText([...this.state.ops()])}}`;
     const file = await open(temp, "w", privateFile);
     try {
       await file.chmod(privateFile);
