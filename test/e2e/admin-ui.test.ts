@@ -310,6 +310,55 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
     expect((await vexil.api("/api/admin/user", { token: pat })).status).toBe(200);
   }, 120_000);
 
+  it.each(["default", "catalog"])(
+    "on one flag's page in %s: impression data, lifecycle completion, the flag's history and a clone, each through the API",
+    async (project) => {
+      if (project !== "default") await vexil.createProject(project);
+      const flag = `${project}-banner`;
+      const base = `/api/admin/projects/${project}/features`;
+      expect((await vexil.api(base, { method: "POST", body: { name: flag } })).status).toBe(201);
+      const rollout = { name: "flexibleRollout", parameters: { rollout: "40", stickiness: "default", groupId: flag } };
+      expect((await vexil.api(`${base}/${flag}/environments/development/strategies`, { method: "POST", body: rollout })).status).toBe(200);
+      const stored = async (name: string) =>
+        (await (await vexil.api(`${base}/${name}`)).json()) as {
+          impressionData: boolean;
+          lifecycle?: { stage: string };
+          environments: { name: string; strategies: { parameters: Record<string, string> }[] }[];
+        };
+
+      const page = await signedInPage(`admin-ui-flag-details-${project}`);
+      await page.goto(`${vexil.url}/projects/${project}/features/${flag}`);
+      await page.getByRole("heading", { name: flag }).waitFor();
+
+      // The history lists what the API did to this flag, with the environment it touched.
+      const history = page.getByRole("table", { name: "Events of this flag" });
+      await history.getByRole("row", { name: /feature-strategy-add development/ }).waitFor();
+      await history.getByRole("cell", { name: "feature-created" }).waitFor();
+
+      await switchOn(page.getByLabel("Emit impression data"));
+      await expect.poll(async () => (await stored(flag)).impressionData).toBe(true);
+
+      const stages = async () => ((await (await vexil.api(`${base}/${flag}/lifecycle`)).json()) as { stage: string }[]).map((s) => s.stage);
+      await page.getByLabel("Code after completion").selectOption("discarded");
+      await page.getByRole("button", { name: "Mark completed" }).click();
+      await page.getByText(/lifecycle completed/).waitFor();
+      expect(await stages()).toContain("completed");
+      await expectAccessible(page, "a completed flag's page");
+      await page.getByRole("button", { name: "Reopen (not completed)" }).click();
+      await page.getByRole("button", { name: "Mark completed" }).waitFor();
+      expect((await stored(flag)).lifecycle?.stage).not.toBe("completed");
+
+      // The copy keeps the strategies, with its own group id so its users are bucketed afresh.
+      await page.getByRole("button", { name: "Clone" }).click();
+      await page.getByLabel("Name of the copy").fill(`${flag}-copy`);
+      await page.getByRole("button", { name: "Clone with strategies" }).click();
+      await page.getByRole("heading", { name: `${flag}-copy` }).waitFor();
+      const copy = (await stored(`${flag}-copy`)).environments.find((e) => e.name === "development");
+      expect(copy?.strategies.map((s) => s.parameters)).toEqual([{ rollout: "40", stickiness: "default", groupId: `${flag}-copy` }]);
+    },
+    90_000,
+  );
+
   it("manages segments, context fields, tag types, strategy types, integrations and signal endpoints, and reads the event log and the applications", async () => {
     const page = await signedInPage("admin-ui-configure");
     await page.getByRole("link", { name: "Context" }).click();

@@ -158,14 +158,17 @@ export function ChangeRequestPage() {
                     </button>
                   </>
                 )}
-                <button
-                  type="button"
-                  className="danger"
-                  onClick={() => confirm("Cancel this change request?") && move.mutate("cancel")}
-                  disabled={move.isPending}
-                >
-                  Cancel request
-                </button>
+                {/* The API lets only the author cancel. */}
+                {mine && (
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => confirm("Cancel this change request?") && move.mutate("cancel")}
+                    disabled={move.isPending}
+                  >
+                    Cancel request
+                  </button>
+                )}
                 <button type="button" onClick={() => addComment.mutate()} disabled={addComment.isPending || !comment}>
                   Add comment
                 </button>

@@ -3,7 +3,7 @@ import type { Feature } from "@vexil/contracts";
 import { useState, type FormEvent } from "react";
 import { Link, useLocation, useParams } from "wouter";
 import { adminApi, ok } from "../../api.js";
-import { ErrorNote, fieldError, TextField } from "../../components/forms.js";
+import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
 import { keys, useProject } from "../../queries.js";
 import { EnvironmentPanel } from "./EnvironmentPanel.js";
 import { FlagDependencies, FlagHistory, FlagTags } from "./FlagDetails.js";
@@ -80,6 +80,17 @@ function FlagHeader({ projectId, flag }: { projectId: string; flag: Feature }) {
     mutationFn: (on: boolean) => ok(adminApi.features.patch({ params, body: [{ op: "replace", path: "/impressionData", value: on }] })),
     onSuccess: refresh,
   });
+  const [outcome, setOutcome] = useState<"kept" | "discarded">("kept");
+  const completed = flag.lifecycle?.stage === "completed";
+  const lifecycle = useMutation({
+    mutationFn: () =>
+      ok(
+        completed
+          ? adminApi.featureLinks.uncompleteLifecycle({ params })
+          : adminApi.featureLinks.completeLifecycle({ params, body: { status: outcome } }),
+      ),
+    onSuccess: refresh,
+  });
   const archive = useMutation({
     mutationFn: () => ok(adminApi.features.archive({ params })),
     onSuccess: async () => {
@@ -127,7 +138,19 @@ function FlagHeader({ projectId, flag }: { projectId: string; flag: Feature }) {
         />{" "}
         Emit impression data
       </label>
-      <ErrorNote error={stale.error ?? impressions.error ?? archive.error} />
+      {/* Completing says the flag's work is done, so it shows as ready to clean up. */}
+      <div className="row">
+        {!completed && (
+          <SelectField label="Code after completion" value={outcome} onChange={(e) => setOutcome(e.target.value as "kept" | "discarded")}>
+            <option value="kept">kept</option>
+            <option value="discarded">discarded</option>
+          </SelectField>
+        )}
+        <button type="button" className="align-end" onClick={() => lifecycle.mutate()} disabled={lifecycle.isPending}>
+          {completed ? "Reopen (not completed)" : "Mark completed"}
+        </button>
+      </div>
+      <ErrorNote error={stale.error ?? impressions.error ?? lifecycle.error ?? archive.error} />
       {cloning && <CloneFlag projectId={projectId} flagName={flag.name} />}
     </div>
   );
