@@ -311,7 +311,7 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
   }, 120_000);
 
   it.each(["default", "catalog"])(
-    "on one flag's page in %s: impression data, lifecycle completion, the flag's history and a clone, each through the API",
+    "on one flag's page in %s: impression data, lifecycle, history, clone, tags, a dependency and archive, each through the API",
     async (project) => {
       if (project !== "default") await vexil.createProject(project);
       const flag = `${project}-banner`;
@@ -323,6 +323,7 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
         (await (await vexil.api(`${base}/${name}`)).json()) as {
           impressionData: boolean;
           lifecycle?: { stage: string };
+          dependencies?: unknown[];
           environments: { name: string; strategies: { parameters: Record<string, string> }[] }[];
         };
 
@@ -355,6 +356,25 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
       await page.getByRole("heading", { name: `${flag}-copy` }).waitFor();
       const copy = (await stored(`${flag}-copy`)).environments.find((e) => e.name === "development");
       expect(copy?.strategies.map((s) => s.parameters)).toEqual([{ rollout: "40", stickiness: "default", groupId: `${flag}-copy` }]);
+
+      // On the copy: a tag (removed after asking), the original as its parent, then archived after asking.
+      const tags = async () => ((await (await vexil.api(`/api/admin/features/${flag}-copy/tags`)).json()) as { tags: unknown[] }).tags;
+      await page.getByLabel("Tag type").selectOption("simple");
+      await page.getByLabel("Tag value").fill("winter");
+      await page.getByRole("button", { name: "Add tag" }).click();
+      await expect.poll(tags).toEqual([{ type: "simple", value: "winter" }]);
+      page.once("dialog", (dialog) => void dialog.accept());
+      await page.getByRole("button", { name: "Remove tag simple: winter" }).click();
+      await expect.poll(tags).toEqual([]);
+      await page.getByLabel("Parent flag").fill(flag);
+      await page.getByRole("button", { name: "Add dependency" }).click();
+      await page.getByRole("button", { name: `Remove dependency on ${flag}` }).waitFor();
+      expect((await stored(`${flag}-copy`)).dependencies).toEqual([expect.objectContaining({ feature: flag })]);
+      page.once("dialog", (dialog) => void dialog.accept());
+      await page.getByRole("button", { name: "Archive", exact: true }).click();
+      await page.waitForURL(/\/archive$/);
+      const archived = (await (await vexil.api(`/api/admin/archive/features/${project}`)).json()) as { features: { name: string }[] };
+      expect(archived.features.map((f) => f.name)).toContain(`${flag}-copy`);
     },
     90_000,
   );
