@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signedInPage } from "../src/admin-ui.js";
+import { signedInPage, switchOn } from "../src/admin-ui.js";
 import { chromiumAvailable, expectAccessible, hasFocus, launchChromium } from "../src/browser.js";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
 
@@ -97,4 +97,30 @@ describe.skipIf(!chromiumAvailable)("environments in the admin web UI", () => {
     await expect.poll(shownOrder).toEqual(["development", "production"]);
     await vexil.expectError("/api/admin/environments/staging", undefined, 404, "NotFoundError");
   }, 120_000);
+
+  it.each(["default", "tablets"])(
+    "in %s sets the project's collaboration mode and flag limit, and stops and starts using an environment",
+    async (project) => {
+      if (project !== "default") await vexil.createProject(project);
+      const page = await signedInPage(vexil, browser, `admin-ui-project-settings-${project}`);
+      await page.goto(`${vexil.url}/projects/${project}/settings`);
+      await page.getByLabel("Collaboration mode").selectOption("protected");
+      await page.getByLabel("Flag limit").fill("5");
+      await page.getByRole("button", { name: "Save settings" }).click();
+      await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+      const settings = (await (await vexil.api(`/api/admin/projects/${project}`)).json()) as { mode: string; featureLimit: number | null };
+      expect(settings).toMatchObject({ mode: "protected", featureLimit: 5 });
+
+      // Stopping removes the environment's strategies, so it asks first.
+      const development = page.getByRole("switch", { name: "Use development" });
+      page.once("dialog", (dialog) => void dialog.accept());
+      await development.click();
+      await expect.poll(() => projectEnvironments(project)).not.toContain("development");
+      await expect.poll(() => development.isChecked()).toBe(false);
+      await expectAccessible(page, "the project settings without an environment");
+      await switchOn(development);
+      await expect.poll(() => projectEnvironments(project)).toContain("development");
+    },
+    90_000,
+  );
 });
