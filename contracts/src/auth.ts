@@ -1,9 +1,5 @@
-import { z } from "zod";
 import { c, errorResponses, routerOptions } from "./common.js";
-import { loginSchema, signupSchema, userSchema } from "./schemas/index.js";
-
-/** The signed-in user, and whether they signed in with the well-known first-start password. */
-export const loginResponseSchema = userSchema.extend({ usesDefaultPassword: z.boolean() });
+import { loginResponseSchema, loginSchema, signupSchema, userSchema } from "./schemas/index.js";
 
 /** Ends the session and redirects to `/` (GET or POST): a browser navigation, not a JSON call. */
 export const logoutPath = "/logout";

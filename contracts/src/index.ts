@@ -4,7 +4,7 @@ export * from "./admin.js";
 export { addonsContract } from "./admin/addons.js";
 export { apiTokensContract } from "./admin/api-tokens.js";
 export { applicationsContract } from "./admin/applications.js";
-export { changeRequestsContract, projectAccessContract, projectRoleIds } from "./admin/change-requests.js";
+export { changeRequestsContract, projectAccessContract } from "./admin/change-requests.js";
 export { eventsContract } from "./admin/events.js";
 export * from "./admin/features.js";
 export * from "./admin/environments.js";

@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { c, dateTimeSchema, errorResponses, routerOptions } from "./common.js";
+import { c, errorResponses, routerOptions } from "./common.js";
+import { signalBodySchema } from "./schemas/index.js";
 
 /**
  * `/api/signal-endpoint/:name`: external systems post signals with `Authorization: Bearer <token>`.
@@ -18,22 +18,10 @@ export const signalsContract = c.router(
         "Receives a signal: any JSON payload from an external system, authorized by one of the endpoint's tokens. It is stored and matched against the action sets listening to this endpoint. Answers 202 at once; the actions run afterwards.",
       metadata: { requestExample: { alert: { name: "checkout-errors", status: "firing" }, source: "pagerduty" } },
       contentType: "application/json",
-      // Any JSON, or nothing at all.
-      body: z.unknown().optional(),
+      body: signalBodySchema,
       responses: { 202: c.noBody(), ...errorResponses(400, 401, 403, 404, 413, 415, 429) },
     },
   },
   { ...routerOptions, pathPrefix: "/api/signal-endpoint" },
 );
 export type SignalsContract = typeof signalsContract;
-
-/** A signal as stored by signal-ingest and shown by the admin API. */
-export const receivedSignalSchema = z.object({
-  id: z.number().int(),
-  source: z.literal("signal-endpoint"),
-  sourceId: z.number().int(),
-  createdAt: dateTimeSchema,
-  tokenName: z.string(),
-  payload: z.unknown(),
-});
-export type ReceivedSignal = z.infer<typeof receivedSignalSchema>;

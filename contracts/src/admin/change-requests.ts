@@ -1,17 +1,21 @@
 import { z } from "zod";
 import { c, errorResponses, routerOptions } from "../common.js";
 import {
+  addProjectAccessBodySchema,
   changeRequestBodySchema,
   changeRequestCommentInputSchema,
   changeRequestCommentSchema,
   changeRequestConfigInputSchema,
-  changeRequestEnvironmentConfigSchema,
+  changeRequestEnvironmentConfigListSchema,
   changeRequestListQuerySchema,
   changeRequestReviewInputSchema,
+  changeRequestListSchema,
   changeRequestSchema,
+  changeRequestSearchResultSchema,
   changeRequestSearchQuerySchema,
   changeRequestStateInputSchema,
   changeRequestTitleInputSchema,
+  projectAccessSchema,
 } from "../schemas/index.js";
 
 const project = "/projects/:projectId";
@@ -30,7 +34,7 @@ export const changeRequestsContract = c.router(
       path: `${project}/change-requests/config`,
       summary: "Change-request configuration of every environment of the project",
       description: "For each environment of the project: whether change requests are required there and how many approvals they need.",
-      responses: { 200: z.array(changeRequestEnvironmentConfigSchema), ...errorResponses(401, 403, 404) },
+      responses: { 200: changeRequestEnvironmentConfigListSchema, ...errorResponses(401, 403, 404) },
     },
     putConfig: {
       method: "PUT",
@@ -74,14 +78,14 @@ export const changeRequestsContract = c.router(
       description:
         "The project's change requests, newest first, optionally filtered by `state` or `createdBy`. Drafts of other users are not shown.",
       query: changeRequestListQuerySchema,
-      responses: { 200: z.array(changeRequestSchema), ...errorResponses(400, 401, 403, 404) },
+      responses: { 200: changeRequestListSchema, ...errorResponses(400, 401, 403, 404) },
     },
     listOpen: {
       method: "GET",
       path: `${project}/change-requests/open`,
       summary: "The caller's change requests of the project that are not yet applied, rejected or cancelled",
       description: "The caller's change requests in this project that can still change: drafts, in review, approved and scheduled.",
-      responses: { 200: z.array(changeRequestSchema), ...errorResponses(401, 403, 404) },
+      responses: { 200: changeRequestListSchema, ...errorResponses(401, 403, 404) },
     },
     search: {
       method: "GET",
@@ -90,7 +94,7 @@ export const changeRequestsContract = c.router(
       description: "Change requests across the projects the caller can see, by creator, state and project.",
       query: changeRequestSearchQuerySchema,
       responses: {
-        200: z.object({ changeRequests: z.array(changeRequestSchema), total: z.number().int() }),
+        200: changeRequestSearchResultSchema,
         ...errorResponses(400, 401, 403),
       },
     },
@@ -198,9 +202,6 @@ export const changeRequestsContract = c.router(
   routerOptions,
 );
 
-/** Unleash's project roles. */
-export const projectRoleIds = { owner: 4, member: 5 } as const;
-
 /**
  * Project members, as far as collaboration modes need them: in a `protected` project only members
  * submit change requests; a `private` project is hidden from non-members. Unleash's paths.
@@ -213,10 +214,7 @@ export const projectAccessContract = c.router(
       summary: "Members of a project with their project roles",
       description: "The project's members and the project roles each has (Owner, Member), as Unleash lists them.",
       responses: {
-        200: z.object({
-          roles: z.array(z.object({ id: z.number().int(), name: z.string(), type: z.literal("project") })),
-          users: z.array(z.object({ id: z.number().int(), roles: z.array(z.number().int()), addedAt: z.string() })),
-        }),
+        200: projectAccessSchema,
         ...errorResponses(401, 403, 404),
       },
     },
@@ -227,14 +225,7 @@ export const projectAccessContract = c.router(
       description:
         "Gives users (and groups) project roles. In a `protected` project only members may submit change requests; a `private` project is visible to its members only.",
       metadata: { requestExample: { roles: [5], users: [{ id: 7 }] } },
-      body: z.object({
-        roles: z.array(z.number().int()).min(1),
-        users: z.array(z.object({ id: z.number().int() })).default([]),
-        groups: z
-          .array(z.object({ id: z.number().int() }))
-          .max(0, "Groups are not supported")
-          .default([]),
-      }),
+      body: addProjectAccessBodySchema,
       responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404) },
     },
     remove: {

@@ -1,6 +1,5 @@
-import { z } from "zod";
 import { c, errorResponses, routerOptions } from "../common.js";
-import { addDependencyBodySchema, completeLifecycleBodySchema, featureLifecycleSchema } from "../schemas/index.js";
+import { addDependencyBodySchema, dependenciesInUseSchema, completeLifecycleBodySchema, featureLifecycleSchema } from "../schemas/index.js";
 
 const feature = "/projects/:projectId/features/:featureName";
 
@@ -38,7 +37,7 @@ export const featureLinksContract = c.router(
       path: "/projects/:projectId/dependencies",
       summary: "Whether any feature of the project has a parent",
       description: "True when some live flag of the project has a parent (the UI shows dependency columns then).",
-      responses: { 200: z.boolean(), ...errorResponses(401, 403, 404) },
+      responses: { 200: dependenciesInUseSchema, ...errorResponses(401, 403, 404) },
     },
     lifecycle: {
       method: "GET",

@@ -1,76 +1,25 @@
-import { z } from "zod";
-import { c, errorResponses, resourceName, routerOptions } from "../common.js";
+import { c, errorResponses, routerOptions } from "../common.js";
 import {
+  checkedStrategyFieldsSchema,
   cloneFeatureBodySchema,
+  createFeatureBodySchema,
   enableFeatureQuerySchema,
   featureEnvironmentSchema,
+  featureListSchema,
   featureSchema,
-  featureStrategySchema,
+  featureSearchQuerySchema,
+  featureSearchResultSchema,
+  featureTypeListSchema,
   featureVariantsResponseSchema,
   jsonPatchSchema,
+  savedStrategyListSchema,
+  savedStrategySchema,
   setEnvironmentVariantsBodySchema,
-  checkedStrategyFieldsSchema,
-  featureTypeSchema,
+  strategySortOrderBodySchema,
+  updateFeatureBodySchema,
+  validateFeatureNameBodySchema,
+  variantsBatchBodySchema,
 } from "../schemas/index.js";
-
-export const createFeatureBodySchema = z.object({
-  name: resourceName(z.string().min(1).max(100)),
-  type: featureTypeSchema.optional(),
-  description: z.string().max(5000).nullable().optional(),
-  impressionData: z.boolean().optional(),
-});
-export type CreateFeatureBody = z.infer<typeof createFeatureBodySchema>;
-
-export const updateFeatureBodySchema = z.object({
-  description: z.string().max(5000).nullable().optional(),
-  type: featureTypeSchema.optional(),
-  stale: z.boolean().optional(),
-  archived: z.boolean().optional(),
-  impressionData: z.boolean().optional(),
-});
-export type UpdateFeatureBody = z.infer<typeof updateFeatureBodySchema>;
-
-export const featureListSchema = z.object({ version: z.literal(1), features: z.array(featureSchema) });
-
-/** A flag type with the lifetime after which a flag of it counts as potentially stale (null: permanent). */
-export const featureTypeEntrySchema = z.object({
-  id: featureTypeSchema,
-  name: z.string(),
-  description: z.string(),
-  lifetimeDays: z.number().int().nullable(),
-});
-export const featureTypeListSchema = z.object({ version: z.literal(1), types: z.array(featureTypeEntrySchema) });
-export type FeatureTypeList = z.infer<typeof featureTypeListSchema>;
-export const featureSearchResultSchema = z.object({ features: z.array(featureSchema), total: z.number().int() });
-
-/** Unleash's tag filter: an optional operator, then comma-separated `type:value` tags. */
-const tagFilterOperators = ["INCLUDE", "INCLUDE_ANY_OF", "INCLUDE_ALL_OF", "DO_NOT_INCLUDE", "EXCLUDE_IF_ANY_OF", "EXCLUDE_ALL"];
-export const tagFilterPattern = new RegExp(`^(?:(?:${tagFilterOperators.join("|")}):)?[^:,]+:[^,]+(?:,[^:,]+:[^,]+)*$`);
-
-/** `query` matches name or description; `project`, `type`, `state` take Unleash's `IS:value` or a plain value. */
-export const featureSearchQuerySchema = z.object({
-  query: z.string().optional(),
-  project: z.string().optional(),
-  type: z.string().optional(),
-  state: z.string().optional(),
-  tag: z
-    .string()
-    .regex(
-      tagFilterPattern,
-      "Expected type:value tags separated by commas, optionally after INCLUDE, INCLUDE_ALL_OF, DO_NOT_INCLUDE, EXCLUDE_ALL, ...",
-    )
-    .optional(),
-  offset: z.coerce.number().int().min(0).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
-});
-
-export const savedStrategySchema = featureStrategySchema.extend({ id: z.string().uuid() });
-export const strategySortOrderBodySchema = z.array(z.object({ id: z.string(), sortOrder: z.number().int("Must be a whole number") }));
-export const variantsBatchBodySchema = z.object({
-  variants: setEnvironmentVariantsBodySchema,
-  environments: z.array(z.string().min(1)).min(1),
-});
-export const validateFeatureNameBodySchema = z.object({ name: z.string(), projectId: z.string().optional() });
 
 const feature = "/projects/:projectId/features/:featureName";
 const strategies = `${feature}/environments/:environment/strategies`;
@@ -166,7 +115,7 @@ export const featuresContract = c.router(
       path: strategies,
       summary: "The strategies of a flag in an environment",
       description: "The flag's strategies in the environment, in evaluation order.",
-      responses: { 200: z.array(savedStrategySchema), ...errorResponses(401, 403, 404) },
+      responses: { 200: savedStrategyListSchema, ...errorResponses(401, 403, 404) },
     },
     addStrategy: {
       method: "POST",

@@ -1,77 +1,20 @@
-import { z } from "zod";
-import { c, dateTimeSchema, errorResponses, resourceName, routerOptions } from "../common.js";
+import { c, errorResponses, routerOptions } from "../common.js";
 import {
-  featureNamingPatternSchema,
-  healthReportSchema,
-  projectModeSchema,
-  projectOverviewSchema,
-  projectSummarySchema,
+  addProjectEnvironmentBodySchema,
+  batchFeaturesBodySchema,
+  batchStaleBodySchema,
   checkedStrategyFieldsSchema,
+  createProjectBodySchema,
+  healthReportSchema,
+  projectListSchema,
+  projectOverviewSchema,
+  projectSchema,
+  projectSummarySchema,
   strategyFieldsSchema,
+  updateProjectBodySchema,
   validateArchiveBodySchema,
   validateArchiveResponseSchema,
 } from "../schemas/index.js";
-
-/** A project in the list (Unleash's projectSchema subset that Vexil computes). */
-export const projectListItemSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  mode: projectModeSchema,
-  health: z.number().int(),
-  featureCount: z.number().int(),
-  memberCount: z.number().int(),
-  createdAt: dateTimeSchema,
-  updatedAt: dateTimeSchema.nullable(),
-  favorite: z.boolean(),
-});
-export type ProjectListItem = z.infer<typeof projectListItemSchema>;
-
-export const projectListSchema = z.object({ version: z.literal(1), projects: z.array(projectListItemSchema) });
-
-const projectFieldsSchema = z.object({
-  name: z.string().min(1).max(100),
-  description: z.string().max(1000).nullable().optional(),
-  mode: projectModeSchema.optional(),
-  defaultStickiness: z.string().min(1).optional(),
-  featureLimit: z.number().int().min(0).nullable().optional(),
-  featureNaming: featureNamingPatternSchema.nullable().optional(),
-});
-
-export const createProjectBodySchema = projectFieldsSchema.extend({
-  id: resourceName(z.string().min(1).max(100)),
-  /** Environments to enable; every enabled environment when absent. */
-  environments: z.array(z.string()).optional(),
-});
-export type CreateProjectBody = z.infer<typeof createProjectBodySchema>;
-
-export const updateProjectBodySchema = projectFieldsSchema;
-export type UpdateProjectBody = z.infer<typeof updateProjectBodySchema>;
-
-/** A project as created/updated: its settings. */
-export const projectSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  mode: projectModeSchema,
-  defaultStickiness: z.string(),
-  featureLimit: z.number().nullable(),
-  featureNaming: featureNamingPatternSchema.nullable(),
-  environments: z.array(z.string()),
-  createdAt: dateTimeSchema,
-  updatedAt: dateTimeSchema.nullable(),
-});
-export type Project = z.infer<typeof projectSchema>;
-
-export const addProjectEnvironmentBodySchema = z.object({
-  environment: z.string().min(1),
-  changeRequestsEnabled: z.boolean().optional(),
-  defaultStrategy: checkedStrategyFieldsSchema.optional(),
-});
-
-/** `{ features: [...] }` for the bulk archive, delete and revive. */
-export const batchFeaturesBodySchema = z.object({ features: z.array(z.string().min(1)).min(1) });
-export const batchStaleBodySchema = batchFeaturesBodySchema.extend({ stale: z.boolean() });
 
 const project = "/projects/:projectId";
 

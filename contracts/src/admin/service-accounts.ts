@@ -1,51 +1,19 @@
 import { z } from "zod";
-import { c, dateTimeSchema, errorResponses, routerOptions } from "../common.js";
-import { createdPersonalAccessTokenSchema, createPersonalAccessTokenSchema, personalAccessTokenListSchema } from "../schemas/index.js";
+import { c, errorResponses, routerOptions } from "../common.js";
+import {
+  createPersonalAccessTokenSchema,
+  createServiceAccountSchema,
+  createdPersonalAccessTokenSchema,
+  personalAccessTokenListSchema,
+  serviceAccountListSchema,
+  serviceAccountSchema,
+  updateServiceAccountSchema,
+} from "../schemas/index.js";
 
-/**
- * Service accounts (Unleash Enterprise): users that are not people. Actions run as one, so its root
- * role decides what an action may change, and the event log names it.
- */
-
-/** Unleash's root roles: Admin 1, Editor 2, Viewer 3; given by id or by name. */
-export const serviceAccountRootRoles = [
-  { id: 1, name: "Admin", type: "root", description: "Users with the root admin role have superuser access to Unleash." },
-  { id: 2, name: "Editor", type: "root", description: "Users with the root editor role have access to most features in Unleash." },
-  { id: 3, name: "Viewer", type: "root", description: "Users with the root viewer role can only read root resources in Unleash." },
-] as const;
-const rootRoleRef = z.union([z.number().int(), z.enum(["Admin", "Editor", "Viewer"])]);
-
-export const serviceAccountSchema = z.object({
-  id: z.number().int(),
-  name: z.string().nullable(),
-  username: z.string(),
-  imageUrl: z.string(),
-  rootRole: z.number().int(),
-  accountType: z.literal("Service Account"),
-  isAPI: z.boolean(),
-  createdAt: dateTimeSchema,
-  seenAt: dateTimeSchema.nullable(),
-});
-export type ServiceAccount = z.infer<typeof serviceAccountSchema>;
-
-export const createServiceAccountSchema = z
-  .object({
-    username: z.string().trim().min(1).max(255),
-    name: z.string().trim().max(255).optional(),
-    rootRole: rootRoleRef,
-  })
-  .strict();
-export type CreateServiceAccount = z.infer<typeof createServiceAccountSchema>;
-
-export const updateServiceAccountSchema = z
-  .object({ name: z.string().trim().max(255).optional(), rootRole: rootRoleRef.optional() })
-  .strict();
-export type UpdateServiceAccount = z.infer<typeof updateServiceAccountSchema>;
-
-const rootRoleSchema = z.object({ id: z.number().int(), name: z.string(), type: z.string(), description: z.string() });
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 const tokenParams = idParams.extend({ tokenId: z.coerce.number().int().positive() });
 
+/** Service accounts: users that are not people, as which actions run. */
 export const serviceAccountsContract = c.router(
   {
     list: {
@@ -54,7 +22,7 @@ export const serviceAccountsContract = c.router(
       summary: "List service accounts and the root roles they can have",
       description: "Every service account with its root role and when it was last seen, plus the root roles one can be given.",
       responses: {
-        200: z.object({ serviceAccounts: z.array(serviceAccountSchema), rootRoles: z.array(rootRoleSchema) }),
+        200: serviceAccountListSchema,
         ...errorResponses(401, 403),
       },
     },

@@ -1,76 +1,25 @@
 import { z } from "zod";
-import { c, dateTimeSchema, errorResponses, routerOptions } from "../common.js";
-import { receivedSignalSchema } from "../signals.js";
+import { c, errorResponses, routerOptions } from "../common.js";
+import {
+  createSignalEndpointSchema,
+  pageQuerySchema,
+  signalEndpointListSchema,
+  signalEndpointSchema,
+  signalEndpointTokenBodySchema,
+  signalEndpointTokenListSchema,
+  signalEndpointTokenWithSecretSchema,
+  signalListSchema,
+  updateSignalEndpointSchema,
+} from "../schemas/index.js";
 
 /**
  * Signal endpoints (Unleash Enterprise, beta): named inboxes external systems post signals to, each
  * with its own tokens so every source can be told apart, and the signals they received.
  */
 
-/** Endpoint names appear in `/api/signal-endpoint/<name>`: URL-safe characters only. */
-export const signalEndpointNameSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .regex(/^[a-zA-Z0-9_~.-]+$/, "Must be URL-safe: letters, digits, '-', '_', '.', '~'");
-
-export const signalEndpointTokenSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  signalEndpointId: z.number().int(),
-  createdAt: dateTimeSchema,
-  createdByUserId: z.number().int(),
-});
-export type SignalEndpointToken = z.infer<typeof signalEndpointTokenSchema>;
-
-/** The create response: the only time the secret is shown. */
-export const signalEndpointTokenWithSecretSchema = signalEndpointTokenSchema.extend({ token: z.string() });
-
-export const signalEndpointSchema = z.object({
-  id: z.number().int(),
-  enabled: z.boolean(),
-  name: z.string(),
-  description: z.string().nullable(),
-  createdAt: dateTimeSchema,
-  createdByUserId: z.number().int(),
-  tokens: z.array(signalEndpointTokenSchema),
-});
-export type SignalEndpoint = z.infer<typeof signalEndpointSchema>;
-
-export const createSignalEndpointSchema = z
-  .object({
-    name: signalEndpointNameSchema,
-    description: z.string().max(1000).nullable().optional(),
-    enabled: z.boolean().default(true),
-  })
-  .strict();
-export type CreateSignalEndpoint = z.infer<typeof createSignalEndpointSchema>;
-
-export const updateSignalEndpointSchema = z
-  .object({
-    name: signalEndpointNameSchema.optional(),
-    description: z.string().max(1000).nullable().optional(),
-    enabled: z.boolean().optional(),
-  })
-  .strict();
-export type UpdateSignalEndpoint = z.infer<typeof updateSignalEndpointSchema>;
-
-export const signalEndpointTokenBodySchema = z.object({ name: z.string().trim().min(1).max(100) }).strict();
-
-/** A received signal, as signal-ingest stores it; `tokenName` names its source. */
-export const signalSchema = receivedSignalSchema;
-export type Signal = z.infer<typeof signalSchema>;
-
 const idParam = z.coerce.number().int().positive();
 const endpointIdParams = z.object({ id: idParam });
 const tokenParams = z.object({ signalEndpointId: idParam, id: idParam });
-
-export const pageQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
-});
-export type PageQuery = z.infer<typeof pageQuerySchema>;
 
 export const signalEndpointsContract = c.router(
   {
@@ -79,7 +28,7 @@ export const signalEndpointsContract = c.router(
       path: "/signal-endpoints",
       summary: "List signal endpoints with their tokens (no secrets)",
       description: "Every signal endpoint with its description, whether it is enabled, and its tokens by name; secrets are never listed.",
-      responses: { 200: z.object({ signalEndpoints: z.array(signalEndpointSchema) }), ...errorResponses(401, 403) },
+      responses: { 200: signalEndpointListSchema, ...errorResponses(401, 403) },
     },
     create: {
       method: "POST",
@@ -136,7 +85,7 @@ export const signalEndpointsContract = c.router(
       description: "The endpoint's tokens by name and creation date; secrets are only shown when created.",
       pathParams: endpointIdParams,
       responses: {
-        200: z.object({ signalEndpointTokens: z.array(signalEndpointTokenSchema) }),
+        200: signalEndpointTokenListSchema,
         ...errorResponses(400, 401, 403, 404),
       },
     },
@@ -178,7 +127,7 @@ export const signalEndpointsContract = c.router(
       pathParams: endpointIdParams,
       query: pageQuerySchema,
       responses: {
-        200: z.object({ signalEndpointSignals: z.array(signalSchema) }),
+        200: signalListSchema,
         ...errorResponses(400, 401, 403, 404),
       },
     },

@@ -186,6 +186,7 @@ export const changeRequestEnvironmentConfigSchema = z.object({
   requiredApprovals: z.number().int(),
 });
 export type ChangeRequestEnvironmentConfig = z.infer<typeof changeRequestEnvironmentConfigSchema>;
+export const changeRequestEnvironmentConfigListSchema = z.array(changeRequestEnvironmentConfigSchema);
 
 // ---- Moves. ----
 
@@ -212,3 +213,6 @@ export const changeRequestSearchQuerySchema = changeRequestListQuerySchema.exten
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(50),
 });
+
+export const changeRequestListSchema = z.array(changeRequestSchema);
+export const changeRequestSearchResultSchema = z.object({ changeRequests: z.array(changeRequestSchema), total: z.number().int() });

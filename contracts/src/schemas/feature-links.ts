@@ -30,3 +30,6 @@ export const addDependencyBodySchema = z.object({
   variants: z.array(z.string().min(1)).default([]),
 });
 export type AddDependencyBody = z.infer<typeof addDependencyBodySchema>;
+
+/** Whether some live flag of a project has a parent. */
+export const dependenciesInUseSchema = z.boolean();

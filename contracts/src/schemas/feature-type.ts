@@ -16,3 +16,13 @@ export const featureTypeLifetimes = {
 export type FeatureType = keyof typeof featureTypeLifetimes;
 export const featureTypeNames = Object.keys(featureTypeLifetimes) as [FeatureType, ...FeatureType[]];
 export const featureTypeSchema = z.enum(featureTypeNames);
+
+/** A flag type with the lifetime after which a flag of it counts as potentially stale (null: permanent). */
+export const featureTypeEntrySchema = z.object({
+  id: featureTypeSchema,
+  name: z.string(),
+  description: z.string(),
+  lifetimeDays: z.number().int().nullable(),
+});
+export const featureTypeListSchema = z.object({ version: z.literal(1), types: z.array(featureTypeEntrySchema) });
+export type FeatureTypeList = z.infer<typeof featureTypeListSchema>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { dateTimeSchema } from "../common.js";
+import { dateTimeSchema, resourceName } from "../common.js";
+import { featureTypeSchema } from "./feature-type.js";
 import { featureStrategySchema } from "./strategy.js";
 import { tagSchema } from "./tag.js";
 import { featureVariantListSchema, featureVariantSchema } from "./variant.js";
@@ -94,3 +95,51 @@ export const featureVariantsResponseSchema = z.object({
   variants: z.array(featureVariantSchema),
 });
 export type FeatureVariantsResponse = z.infer<typeof featureVariantsResponseSchema>;
+
+export const createFeatureBodySchema = z.object({
+  name: resourceName(z.string().min(1).max(100)),
+  type: featureTypeSchema.optional(),
+  description: z.string().max(5000).nullable().optional(),
+  impressionData: z.boolean().optional(),
+});
+export type CreateFeatureBody = z.infer<typeof createFeatureBodySchema>;
+
+export const updateFeatureBodySchema = z.object({
+  description: z.string().max(5000).nullable().optional(),
+  type: featureTypeSchema.optional(),
+  stale: z.boolean().optional(),
+  archived: z.boolean().optional(),
+  impressionData: z.boolean().optional(),
+});
+export type UpdateFeatureBody = z.infer<typeof updateFeatureBodySchema>;
+
+export const featureListSchema = z.object({ version: z.literal(1), features: z.array(featureSchema) });
+
+export const featureSearchResultSchema = z.object({ features: z.array(featureSchema), total: z.number().int() });
+
+/** Unleash's tag filter: an optional operator, then comma-separated `type:value` tags. */
+const tagFilterOperators = ["INCLUDE", "INCLUDE_ANY_OF", "INCLUDE_ALL_OF", "DO_NOT_INCLUDE", "EXCLUDE_IF_ANY_OF", "EXCLUDE_ALL"];
+export const tagFilterPattern = new RegExp(`^(?:(?:${tagFilterOperators.join("|")}):)?[^:,]+:[^,]+(?:,[^:,]+:[^,]+)*$`);
+
+/** `query` matches name or description; `project`, `type`, `state` take Unleash's `IS:value` or a plain value. */
+export const featureSearchQuerySchema = z.object({
+  query: z.string().optional(),
+  project: z.string().optional(),
+  type: z.string().optional(),
+  state: z.string().optional(),
+  tag: z
+    .string()
+    .regex(
+      tagFilterPattern,
+      "Expected type:value tags separated by commas, optionally after INCLUDE, INCLUDE_ALL_OF, DO_NOT_INCLUDE, EXCLUDE_ALL, ...",
+    )
+    .optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+});
+
+export const variantsBatchBodySchema = z.object({
+  variants: setEnvironmentVariantsBodySchema,
+  environments: z.array(z.string().min(1)).min(1),
+});
+export const validateFeatureNameBodySchema = z.object({ name: z.string(), projectId: z.string().optional() });

@@ -107,3 +107,7 @@ export const upsertStrategyDefinitionSchema = z.object({
     .default([]),
 });
 export type UpsertStrategyDefinition = z.infer<typeof upsertStrategyDefinitionSchema>;
+
+export const savedStrategySchema = featureStrategySchema.extend({ id: z.string().uuid() });
+export const strategySortOrderBodySchema = z.array(z.object({ id: z.string(), sortOrder: z.number().int("Must be a whole number") }));
+export const savedStrategyListSchema = z.array(savedStrategySchema);

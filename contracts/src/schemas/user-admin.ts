@@ -95,6 +95,9 @@ export type PersonalAccessToken = z.infer<typeof personalAccessTokenSchema>;
 export const loginSchema = z.object({ username: z.string().min(1), password: z.string().min(1) });
 
 /** `POST /invite/:token/signup`. */
+/** The signed-in user, and whether they signed in with the well-known first-start password. */
+export const loginResponseSchema = userSchema.extend({ usesDefaultPassword: z.boolean() });
+
 export const signupSchema = z.object({
   name: z.string().trim().max(255).optional(),
   email: emailSchema,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { dateTimeSchema } from "../common.js";
-import { receivedSignalSchema } from "../signals.js";
+import { receivedSignalSchema } from "../schemas/signal.js";
 import { notice, request, streamEvent } from "./topic.js";
 
 /** A signal stored by signal-ingest, announced for the actions that react to it. */
