@@ -5,12 +5,42 @@ import { signalTopics } from "./signals.js";
 import { snapshotTopics } from "./snapshots.js";
 import { tokenTopics } from "./tokens.js";
 
-export * from "./addons.js";
-export * from "./domain-events.js";
-export * from "./metrics.js";
-export * from "./signals.js";
-export * from "./snapshots.js";
-export * from "./tokens.js";
+// Payload schemas and types by area; the area topic objects are reached through `topics` only.
+export {
+  addonConfigSchema,
+  addonConfigListSchema,
+  addonsChangedSchema,
+  addonDeliveriesRequestSchema,
+  type AddonConfig,
+  type AddonConfigList,
+  type AddonsChanged,
+  type AddonDeliveriesRequest,
+} from "./addons.js";
+export { domainEventSchema, type DomainEvent, type DomainEventInput } from "./domain-events.js";
+export {
+  featuresSeenSchema,
+  clientInstanceSeenSchema,
+  clientInstancesSeenSchema,
+  usageCountSchema,
+  usageReportSchema,
+  type FeaturesSeen,
+  type ClientInstanceSeen,
+  type ClientInstancesSeen,
+  type UsageCount,
+  type UsageReport,
+} from "./metrics.js";
+export {
+  signalReceivedSchema,
+  sharedSignalEndpointSchema,
+  sharedSignalEndpointsSchema,
+  signalEndpointsCacheKey,
+  listSignalsRequestSchema,
+  type SignalReceived,
+  type SharedSignalEndpoint,
+  type ListSignalsRequest,
+} from "./signals.js";
+export { snapshotUpdatedSchema, type SnapshotUpdated } from "./snapshots.js";
+export { tokenGrantSchema, tokenGrantsSchema, tokensSeenSchema, tokenGrantsKey, type TokensSeen } from "./tokens.js";
 export { subjectToken, type PayloadSchema } from "./topic.js";
 
 /**
