@@ -16,6 +16,8 @@ export default tseslint.config(
     rules: {
       // Rest destructuring is how a field is left out of a copy; `_` marks a parameter kept for its position.
       "@typescript-eslint/no-unused-vars": ["error", { ignoreRestSiblings: true, argsIgnorePattern: "^_", caughtErrors: "none" }],
+      // A file past 500 lines holds more than one thing: split it along its seams (tests and fixtures too).
+      "max-lines": ["error", { max: 500 }],
     },
   },
   {
