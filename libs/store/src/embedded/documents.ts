@@ -6,7 +6,6 @@ import type { BaseDocument, DocumentId, Filter, Projection, UpdateFilter } from 
 import { DocumentTooLargeError } from "../errors.js";
 import { equalityFields } from "../upsert.js";
 import { fromEJSON, toEJSON } from "./ejson.js";
-import type { JournalOp } from "./state.js";
 
 export type Doc = BaseDocument & Record<string, unknown>;
 
@@ -32,12 +31,6 @@ const storedText = new WeakMap<Doc, string>();
 /** A stored document's EJSON text. */
 export function ejsonOf(doc: Doc): string {
   return storedText.get(doc) ?? toEJSON(doc);
-}
-
-/** A journal line's ops as EJSON text (as `toEJSON(ops)` writes them), each stored document's text reused. */
-export function opsText(ops: readonly JournalOp[]): string {
-  const parts = ops.map((op) => (op.op === "put" ? `{"op":"put","c":${JSON.stringify(op.c)},"doc":${ejsonOf(op.doc)}}` : toEJSON(op)));
-  return `[${parts.join(",")}]`;
 }
 
 /** A document ready to store in `collection`: normalized, and refused above MongoDB's size limit. */

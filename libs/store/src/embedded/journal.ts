@@ -2,14 +2,20 @@ import { chmod, mkdir, open, readFile, rename, type FileHandle } from "node:fs/p
 import { join } from "node:path";
 import { Mutex } from "async-mutex";
 import { NotReady } from "@vexil/errors";
-import { opsText } from "./documents.js";
-import { fromEJSON } from "./ejson.js";
+import { ejsonOf } from "./documents.js";
+import { fromEJSON, toEJSON } from "./ejson.js";
 import { StoreState, type JournalOp } from "./state.js";
 
 const SNAPSHOT = "snapshot.ejson";
 const JOURNAL = "journal.ejsonl";
 const privateDirectory = 0o700;
 const privateFile = 0o600;
+
+/** A journal line's ops as EJSON text (as `toEJSON(ops)` writes them), each stored document's text reused. */
+function opsText(ops: readonly JournalOp[]): string {
+  const parts = ops.map((op) => (op.op === "put" ? `{"op":"put","c":${JSON.stringify(op.c)},"doc":${ejsonOf(op.doc)}}` : toEJSON(op)));
+  return `[${parts.join(",")}]`;
+}
 
 interface QueuedLine {
   line: Buffer;
