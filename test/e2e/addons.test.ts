@@ -22,7 +22,8 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const waitLong = { timeout: 30_000, interval: 25 };
+// Deliveries go through the outbox, the bus and a queue per addon: seconds on a loaded machine.
+const waitLong = { timeout: 60_000, interval: 25 };
 let flagCounter = 0;
 const uniqueFlag = (prefix: string) => `${prefix}-${++flagCounter}-${Date.now()}`;
 
@@ -315,7 +316,7 @@ describe.each(["default", "addons-fresh"])("delivery to a real HTTP receiver, fl
         expect(arrived("/burst/a")).toHaveLength(100);
         expect(arrived("/burst/b")).toHaveLength(100);
       },
-      { timeout: 30_000, interval: 50 },
+      { timeout: 90_000, interval: 50 },
     );
     for (const target of ["/burst/a", "/burst/b"]) {
       const ids = arrived(target).map((b) => Number(b.id));
