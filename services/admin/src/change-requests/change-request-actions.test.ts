@@ -1,7 +1,7 @@
 import type { ChangeRequestChange } from "@vexil/contracts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { FeatureDocument, FeatureStrategyDocument } from "../features/feature-model.js";
-import { featureDocument } from "../features/feature-slice.fixture.js";
+import { featureDocument, strategyDocument } from "../features/feature-slice.fixture.js";
 import { baseOf, conflictOf, handlerOf, validateProposal } from "./change-request-actions.js";
 import type { StoredChange } from "./change-request-model.js";
 import { author, startChangeRequestSlice } from "./change-request.fixture.js";
@@ -79,18 +79,7 @@ describe("conflicts: what a row records when a change is proposed, and when it n
   });
   afterAll(() => slice.stop());
 
-  const strategy: FeatureStrategyDocument = {
-    id: "s1",
-    name: "default",
-    title: null,
-    disabled: false,
-    sortOrder: 0,
-    constraints: [],
-    variants: [],
-    parameters: {},
-    segments: [],
-    createdAt: now,
-  };
+  const strategy = strategyDocument({ id: "s1", createdAt: now });
   const flag = (strategies: FeatureStrategyDocument[], fields: Partial<FeatureDocument> = {}): FeatureDocument =>
     featureDocument("f", {
       createdAt: now,

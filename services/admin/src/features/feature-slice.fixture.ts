@@ -6,7 +6,7 @@ import { createEmbeddedEngine } from "@vexil/store";
 import type { Actor } from "../access/access-service.js";
 import { EventStore } from "../events/event-store.js";
 import { UnitOfWork } from "../events/unit-of-work.js";
-import type { FeatureDocument } from "./feature-model.js";
+import type { FeatureDocument, FeatureStrategyDocument } from "./feature-model.js";
 import { FeatureService } from "./feature-service.js";
 import { FeatureStrategyService } from "./feature-strategy-service.js";
 import { createFavoriteStore, createFeatureStore } from "./feature-store.js";
@@ -35,6 +35,23 @@ export function featureDocument(name: string, fields: Partial<FeatureDocument> =
     lifecycle: [],
     collaborators: [],
     version: 1,
+    ...fields,
+  };
+}
+
+/** A strategy as a flag stores it: the default strategy, unconstrained, with `fields` laid over it. */
+export function strategyDocument(fields: Partial<FeatureStrategyDocument> = {}): FeatureStrategyDocument {
+  return {
+    id: "00000000-0000-4000-8000-000000000001",
+    name: "default",
+    title: null,
+    disabled: false,
+    sortOrder: 0,
+    constraints: [],
+    variants: [],
+    parameters: {},
+    segments: [],
+    createdAt: new Date(0),
     ...fields,
   };
 }

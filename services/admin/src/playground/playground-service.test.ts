@@ -3,28 +3,15 @@ import { ValidationError } from "@vexil/errors";
 import { compileSnapshot, evaluate } from "@vexil/evaluator";
 import type { PlaygroundRequest } from "@vexil/contracts";
 import type { FeatureDocument, FeatureStrategyDocument, SegmentDocument } from "../features/feature-model.js";
-import { featureDocument } from "../features/feature-slice.fixture.js";
+import { featureDocument, strategyDocument } from "../features/feature-slice.fixture.js";
 import { toClientFeature, toClientSegment } from "../snapshots/client-features.js";
 import { PlaygroundService, toEvaluatorContext, type PlaygroundSources } from "./playground-service.js";
 
 const at = new Date("2030-01-01T00:00:00.000Z");
 let ids = 0;
 
-function strategy(overrides: Partial<FeatureStrategyDocument> = {}): FeatureStrategyDocument {
-  return {
-    id: `00000000-0000-4000-8000-${String(++ids).padStart(12, "0")}`,
-    name: "default",
-    title: null,
-    disabled: false,
-    sortOrder: 0,
-    constraints: [],
-    variants: [],
-    parameters: {},
-    segments: [],
-    createdAt: at,
-    ...overrides,
-  };
-}
+const strategy = (overrides: Partial<FeatureStrategyDocument> = {}): FeatureStrategyDocument =>
+  strategyDocument({ id: `00000000-0000-4000-8000-${String(++ids).padStart(12, "0")}`, createdAt: at, ...overrides });
 
 const flag = (name: string, strategies: FeatureStrategyDocument[], overrides: Partial<FeatureDocument> = {}): FeatureDocument =>
   featureDocument(name, {

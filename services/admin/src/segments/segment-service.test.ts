@@ -8,7 +8,7 @@ import { createConstraintValidator } from "../constraints/constraint-validation.
 import { EventStore } from "../events/event-store.js";
 import { UnitOfWork } from "../events/unit-of-work.js";
 import type { FeatureDocument } from "../features/feature-model.js";
-import { alice, featureDocument } from "../features/feature-slice.fixture.js";
+import { alice, featureDocument, strategyDocument } from "../features/feature-slice.fixture.js";
 import { segmentLimits } from "./segment-limits.js";
 import { SegmentService, type ProposedStrategy } from "./segment-service.js";
 import { createSegmentStore } from "./segment-store.js";
@@ -18,18 +18,7 @@ const inRegion = (...values: string[]): Constraint => ({ contextName: "region", 
 
 /** A flag in `project` whose one production strategy uses these segments. */
 function flagUsing(name: string, project: string, segments: number[]): FeatureDocument {
-  const strategy = {
-    id: `${name}-strategy`,
-    name: "default",
-    title: null,
-    disabled: false,
-    sortOrder: 0,
-    constraints: [],
-    variants: [],
-    parameters: {},
-    segments,
-    createdAt: now,
-  };
+  const strategy = strategyDocument({ id: `${name}-strategy`, segments, createdAt: now });
   return featureDocument(name, {
     project,
     environments: { production: { enabled: true, strategies: [strategy], variants: [], lastSeenAt: null } },

@@ -13,27 +13,14 @@ import {
 } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
 import type { FeatureDocument, FeatureStrategyDocument, SegmentDocument } from "../features/feature-model.js";
-import { featureDocument } from "../features/feature-slice.fixture.js";
+import { featureDocument, strategyDocument } from "../features/feature-slice.fixture.js";
 import { toClientFeature } from "./client-features.js";
 import { SnapshotPublisher, type SnapshotSources } from "./snapshot-publisher.js";
 
 const at = new Date("2024-05-01T00:00:00.000Z");
 
-function strategy(overrides: Partial<FeatureStrategyDocument> = {}): FeatureStrategyDocument {
-  return {
-    id: "00000000-0000-4000-8000-000000000001",
-    name: "default",
-    title: null,
-    disabled: false,
-    sortOrder: 0,
-    constraints: [],
-    variants: [],
-    parameters: {},
-    segments: [],
-    createdAt: at,
-    ...overrides,
-  };
-}
+const strategy = (overrides: Partial<FeatureStrategyDocument> = {}): FeatureStrategyDocument =>
+  strategyDocument({ createdAt: at, ...overrides });
 
 const flag = (name: string, overrides: Partial<FeatureDocument> = {}): FeatureDocument =>
   featureDocument(name, {
