@@ -23,23 +23,17 @@ import { toStrategyResponse } from "../features/feature-response.js";
 import { metadataOf } from "../features/feature-response.js";
 import type { CreateFeature } from "../features/feature-service.js";
 import { strategyParameters } from "../features/feature-strategy-service.js";
-import type { FeatureMutation } from "../features/feature-store.js";
+import type { FlagWritePath } from "../features/flag-write-path.js";
 import { spreadVariantWeights } from "../features/variant-weights.js";
 import type { ProjectDocument } from "../projects/project-store.js";
 import { checkImport, planImport, type ImportPlan, type ImportTarget } from "./import-checks.js";
 
 /** The flag operations an import uses; all of them join the import's unit of work. */
-export interface ImportFeatures {
+export interface ImportFeatures extends FlagWritePath {
   find(name: string, session?: Transaction["session"]): Promise<FeatureDocument | null>;
   count(project: string): Promise<number>;
   children(name: string, session?: Transaction["session"]): Promise<string[]>;
   create(project: string, input: CreateFeature, actor: Actor): Promise<FeatureDocument>;
-  change(
-    tx: Transaction,
-    actor: Actor,
-    name: string,
-    mutate: FeatureMutation,
-  ): Promise<{ before: FeatureDocument; after: FeatureDocument }>;
   assertValidStrategy(input: StrategyFields & { name: string }, project: string): Promise<void>;
 }
 
