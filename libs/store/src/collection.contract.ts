@@ -343,6 +343,17 @@ export function describeCollectionContract(name: string, makeEngine: () => Promi
         expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1, name: "original", tags: ["a"], meta: { owner: "ann" }, n: 1 });
       });
 
+      it("hands out dates and nested arrays as copies too", async () => {
+        const c = fresh();
+        const stored = { _id: 1, name: "dated", at: new Date(1000), items: [{ k: "a", v: 1 }], meta: { seen: [new Date(2000)] } };
+        await c.insertOne(structuredClone(stored) as Item);
+        const read = (await c.findOne({ _id: 1 })) as Item & { meta: { seen: Date[] } };
+        read.at!.setTime(0);
+        read.items![0]!.v = 99;
+        read.meta.seen[0]!.setTime(0);
+        expect(await c.findOne({ _id: 1 })).toEqual(stored);
+      });
+
       it("is not changed by mutating an update's values afterwards", async () => {
         const c = await seeded();
         const tags = ["x"];

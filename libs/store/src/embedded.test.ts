@@ -135,6 +135,27 @@ describe("embedded engine persistence", () => {
     }
   });
 
+  it("keeps a key named __proto__ as data when reading, updating and after a restart", async () => {
+    const dir = await tempDir();
+    const params = JSON.parse('{"__proto__": {"polluted": true}, "x": 1}') as Record<string, unknown>;
+    const engine = await createEmbeddedEngine({ dir });
+    const flags = engine.collection<{ _id: number; params: unknown; n?: number }>("flags");
+    await flags.insertOne({ _id: 1, params });
+    await flags.updateOne({ _id: 1 }, { $set: { n: 1 } });
+    const read = (await flags.findOne({ _id: 1 }))!.params as Record<string, unknown>;
+    expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+    expect(Object.keys(read)).toEqual(["__proto__", "x"]);
+    await engine.close();
+    const reopened = await createEmbeddedEngine({ dir });
+    const after = (await reopened.collection<{ _id: number; params: unknown }>("flags").findOne({ _id: 1 }))!.params as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(after)).toEqual(["__proto__", "x"]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    await reopened.close();
+  });
+
   it("keeps partial indexes and sequence values committed by transactions", async () => {
     const dir = await tempDir();
     const engine = await createEmbeddedEngine({ dir });

@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { BSON } from "mongodb";
-import { Query } from "mingo";
+import { Context } from "mingo/core";
+import * as projectionOperators from "mingo/operators/projection";
+import * as queryOperators from "mingo/operators/query";
+import { Query } from "mingo/query";
 import { update as applyModifier, type Modifier } from "mingo/updater";
 import type { BaseDocument, DocumentId, Filter, Projection, UpdateFilter } from "../collection.js";
 import { DocumentTooLargeError } from "../errors.js";
@@ -38,19 +41,79 @@ export function storable(collection: string, doc: Doc): Doc {
   const bytes = BSON.calculateObjectSize(doc);
   if (bytes > maxDocumentBytes) throw new DocumentTooLargeError(collection, bytes);
   const text = toEJSON(doc);
-  const stored = fromEJSON<Doc>(text);
+  // Plain data reads back from EJSON as it is, and copying it costs a fraction of parsing the text.
+  const copy = plainCopy(doc);
+  const stored = copy === notPlain ? fromEJSON<Doc>(text) : (copy as Doc);
   storedText.set(stored, text);
   return stored;
 }
 
-/** A copy for the caller, who may mutate it freely. */
+/** A copy for the caller, who may mutate it freely (BSON values such as an ObjectId stay what they are). */
 export function copyOut<V>(value: V): V {
-  return structuredClone(value);
+  const copy = plainCopy(value);
+  return copy === notPlain ? normalize(value) : (copy as V);
+}
+
+const notPlain = Symbol("not plain data");
+
+/**
+ * A deep copy of `value` when it holds only what the journal's EJSON round trip gives back
+ * unchanged (plain objects and arrays, strings, booleans, null, finite numbers other than -0,
+ * valid Dates); `notPlain` otherwise (undefined, NaN, a BSON value...). Several times faster
+ * than parsing EJSON or `structuredClone`; copies per read and per write showed in profiles of
+ * admin writes.
+ */
+function plainCopy(value: unknown): unknown {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      return Number.isFinite(value) && !Object.is(value, -0) ? value : notPlain;
+    case "object":
+      break;
+    default:
+      return notPlain;
+  }
+  if (value === null) return null;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const item = plainCopy(value[i]);
+      if (item === notPlain) return notPlain;
+      copy[i] = item;
+    }
+    return copy;
+  }
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? notPlain : new Date(value.getTime());
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) return notPlain;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    // BSON reads an object with `_bsontype` as one of its own types.
+    if (key === "_bsontype") return notPlain;
+    const itemCopy = plainCopy(item);
+    if (itemCopy === notPlain) return notPlain;
+    // defineProperty: a key named `__proto__` stays data instead of replacing the prototype.
+    if (key === "__proto__") Object.defineProperty(copy, key, { value: itemCopy, enumerable: true, writable: true, configurable: true });
+    else copy[key] = itemCopy;
+  }
+  return copy;
 }
 
 export function isDocumentId(value: unknown): value is DocumentId {
   return typeof value === "string" || typeof value === "number";
 }
+
+/**
+ * The operators of the filters and projections the store honours (see collection.ts). mingo's
+ * default `Query` copies all its operator tables (expressions, pipeline stages, accumulators...)
+ * into every query it compiles; a query compiled with this context copies only these, a third
+ * of the cost for the filters that change from call to call (`$in` of ids or names).
+ */
+const queryContext = Context.init({ query: queryOperators, projection: projectionOperators });
+
+const newQuery = (filter: object) => new Query(filter as Record<string, unknown>, { context: queryContext });
 
 /**
  * Compiled queries by their filter's JSON text. Compiling one copies every mingo operator table
@@ -73,11 +136,11 @@ function plainJson(value: unknown): boolean {
 }
 
 export function compileFilter<T>(filter: Filter<T>): Query {
-  if (!plainJson(filter)) return new Query(filter as Record<string, unknown>, {});
+  if (!plainJson(filter)) return newQuery(filter);
   const key = JSON.stringify(filter);
   let query = compiled.get(key);
   if (!query) {
-    query = new Query(filter as Record<string, unknown>, {});
+    query = newQuery(filter);
     if (compiled.size >= maxCompiled) compiled.clear();
     compiled.set(key, query);
   }
@@ -86,7 +149,7 @@ export function compileFilter<T>(filter: Filter<T>): Query {
 
 export function project(doc: Doc, projection: Projection | undefined): Doc {
   if (!projection || Object.keys(projection).length === 0) return doc;
-  return new Query({}, {}).find<Doc>([doc], projection).all()[0];
+  return newQuery({}).find<Doc>([doc], projection).all()[0];
 }
 
 /**

@@ -1,5 +1,5 @@
 import { BSON } from "mongodb";
-import type { Query } from "mingo";
+import type { Query } from "mingo/query";
 import type { DocumentId, IndexKeys } from "../collection.js";
 import { DuplicateKeyError } from "../errors.js";
 import { getPath } from "../paths.js";
