@@ -95,24 +95,21 @@ export class ChangeRequestConfig {
    */
   readonly guard = async (before: FeatureDocument, after: FeatureDocument): Promise<void> => {
     if (this.applying.getStore() !== undefined) return;
-    const touched = new Set<string>();
     for (const environment of new Set([...Object.keys(before.environments), ...Object.keys(after.environments)])) {
+      // Most environments need no change request: asked first, the flag's content is compared only where one does.
+      if (!(await this.isEnabled(after.project, environment))) continue;
       const was = environmentOf(before, environment);
       const is = environmentOf(after, environment);
       const content = (env: typeof was) =>
         canonicalJson({ enabled: env?.enabled ?? false, strategies: env?.strategies ?? [], variants: env?.variants ?? [] });
-      if (content(was) !== content(is)) touched.add(environment);
-      if (!before.archived && after.archived && was?.enabled) touched.add(environment);
-    }
-    for (const environment of touched) {
-      if (await this.isEnabled(after.project, environment)) {
-        throw new ChangeRequestForbidden(
-          "SKIP_CHANGE_REQUEST",
-          `Change requests are enabled for environment ${environment} in project ${after.project}: propose this change in a change request ` +
-            `(POST /api/admin/projects/${after.project}/environments/${environment}/change-requests) instead of changing the flag directly`,
-          environment,
-        );
-      }
+      const archivedWhileOn = !before.archived && after.archived && was?.enabled === true;
+      if (content(was) === content(is) && !archivedWhileOn) continue;
+      throw new ChangeRequestForbidden(
+        "SKIP_CHANGE_REQUEST",
+        `Change requests are enabled for environment ${environment} in project ${after.project}: propose this change in a change request ` +
+          `(POST /api/admin/projects/${after.project}/environments/${environment}/change-requests) instead of changing the flag directly`,
+        environment,
+      );
     }
   };
 
