@@ -4,9 +4,13 @@
  * defaults) side by side on one machine. Both get the same flags through their admin API; the
  * run checks that `/api/frontend` gives the same answers on both for the same contexts, then
  * measures each path on both in turn (Unleash, Vexil, Unleash, Vexil, ...) and prints the ratios.
+ * Each measurement starts with a short unmeasured run on both (the JIT, caches built on first use),
+ * and each run waits until both servers are idle, so that no run pays for work the other server
+ * left behind (answers still being written to clients that gave up, its timers).
  *
- * Environment: BENCH_DURATION (seconds per load run, default 10), BENCH_ROUNDS (default 2),
- * BENCH_SIZES (default 200,2000), BENCH_CHANGES (default 30), BENCH_CONTEXTS (default 200).
+ * Environment: BENCH_DURATION (seconds per load run, default 10), BENCH_WARMUP (seconds of the
+ * unmeasured run, default 3), BENCH_ROUNDS (default 2), BENCH_SIZES (default 200,2000),
+ * BENCH_CHANGES (default 100), BENCH_CONTEXTS (default 200).
  */
 import { cpus, loadavg, totalmem } from "node:os";
 import path from "node:path";
@@ -14,6 +18,7 @@ import { startReferenceUnleash, referenceUnleashVersion } from "../src/reference
 import { gatewayEntry, repoRoot } from "../src/vexil-process.js";
 import {
   benchTokens as tokens,
+  cpuMicros,
   startBenchVexil,
   adminOver,
   connections,
@@ -31,9 +36,10 @@ import {
 } from "./workload.js";
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
+const warmup = Number(process.env.BENCH_WARMUP ?? 3);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const sizes = (process.env.BENCH_SIZES ?? "200,2000").split(",").map(Number);
-const changes = Number(process.env.BENCH_CHANGES ?? 30);
+const changes = Number(process.env.BENCH_CHANGES ?? 100);
 const contexts = Number(process.env.BENCH_CONTEXTS ?? 200);
 
 const clientHeaders = { authorization: tokens.client, "unleash-client-spec": "5.2.0" };
@@ -117,19 +123,43 @@ interface Row {
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
-/** Runs `measure` on both targets in turn, `rounds` times each, and compares the mean throughput. */
+/**
+ * Waits until neither server used more than a tenth of a core over half a second (at most 30 s;
+ * Unleash runs jobs on timers). Returns the seconds waited.
+ */
+async function untilIdle(targets: [Target, Target]): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const before = targets.map((t) => cpuMicros(t.pid));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const busy = targets.some((t, i) => cpuMicros(t.pid) - before[i]! > 50_000);
+    if (!busy || performance.now() - started > 30_000) return (performance.now() - started) / 1000;
+  }
+}
+
+/**
+ * Runs `measure` on both targets in turn, `rounds` times each after an unmeasured warm-up run of
+ * each, every run from idle, and compares the mean throughput.
+ */
 async function sideBySide(
   targets: [Target, Target],
   measurement: string,
   minimumRatio: number | undefined,
-  measure: (target: Target) => Promise<LoadResult | undefined>,
+  measure: (target: Target, seconds: number) => Promise<LoadResult | undefined>,
 ): Promise<Row> {
   const results: Record<string, LoadResult[]> = { Unleash: [], Vexil: [] };
+  for (const target of targets) {
+    await untilIdle(targets);
+    await measure(target, warmup);
+  }
   for (let round = 0; round < rounds; round++) {
     for (const target of targets) {
-      const result = await measure(target);
+      const waited = await untilIdle(targets);
+      const result = await measure(target, duration);
       if (result) results[target.name]!.push(result);
-      console.error(`  ${measurement}, ${target.name}, round ${round + 1}: ${result ? describe(result) : "not offered"}`);
+      console.error(
+        `  ${measurement}, ${target.name}, round ${round + 1}: ${result ? describe(result) : "not offered"} (after ${waited.toFixed(1)} s until idle)`,
+      );
     }
   }
   const summary = (list: LoadResult[]) =>
@@ -194,8 +224,8 @@ async function main() {
       memory.push(`| ${flags} | ${residentMiB(targets[0].pid)} MiB | ${residentMiB(targets[1].pid)} MiB |`);
 
       rows.push(
-        await sideBySide(targets, `${flags} flags: \`/api/frontend\`, a different user each request`, 10, (t) =>
-          loadFrontend(t.url, tokens.frontend, duration),
+        await sideBySide(targets, `${flags} flags: \`/api/frontend\`, a different user each request`, 10, (t, seconds) =>
+          loadFrontend(t.url, tokens.frontend, seconds),
         ),
       );
       rows.push(
@@ -203,21 +233,22 @@ async function main() {
           targets,
           `${flags} flags: \`/api/client/features\` full payload (body-discarding client)`,
           flags >= 2000 ? 15 : undefined,
-          (t) => drainLoad(`${t.url}/api/client/features`, clientHeaders, duration),
+          (t, seconds) => drainLoad(`${t.url}/api/client/features`, clientHeaders, seconds),
         ),
       );
       rows.push(
-        await sideBySide(targets, `${flags} flags: \`/api/client/features\` 304 (If-None-Match)`, 5, async (t) => {
+        await sideBySide(targets, `${flags} flags: \`/api/client/features\` 304 (If-None-Match)`, 5, async (t, seconds) => {
           const etag = await etagOf(t);
-          return etag ? drainLoad(`${t.url}/api/client/features`, { ...clientHeaders, "if-none-match": etag }, duration) : undefined;
+          return etag ? drainLoad(`${t.url}/api/client/features`, { ...clientHeaders, "if-none-match": etag }, seconds) : undefined;
         }),
       );
       rows.push(
-        await sideBySide(targets, `${flags} flags: admin writes (switch a flag on/off, 8 at a time)`, 3, (t) =>
-          measureWrites(t.admin, flags, 200),
+        await sideBySide(targets, `${flags} flags: admin writes (switch a flag on/off, 8 at a time)`, 3, (t, seconds) =>
+          measureWrites(t.admin, flags, { seconds }),
         ),
       );
       for (const target of targets) {
+        await untilIdle(targets);
         const visible = await measureFrontendVisibility(target.url, target.admin, tokens.frontend, `bench-probe-${flags}`, changes);
         rows.push({
           measurement: `${flags} flags: change visible at \`/api/frontend\`, ${target.name} (${changes} changes)`,

@@ -82,7 +82,7 @@ async function main() {
         `${flags - seeded} flags in ${seconds.toFixed(1)} s, ${Math.round(seedingWrites / seconds)} writes/s`,
       );
       seeded = flags;
-      const switches = await measureWrites(admin, flags, writes);
+      const switches = await measureWrites(admin, flags, { writes });
       row(
         flags,
         `admin writes (${writes} switches, 8 writers)`,

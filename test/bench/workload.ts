@@ -258,16 +258,20 @@ export async function measureFrontendVisibility(url: string, admin: Admin, front
   return { p50: percentile(timings, 50), p99: percentile(timings, 99) };
 }
 
-/** Resident memory of a process and its children (the cluster runs one process per service). */
-export function residentMiB(pid: number): number {
-  const pids = [
+/** A process and its direct children (the cluster runs one process per service). */
+function processTree(pid: number): number[] {
+  return [
     pid,
     ...spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
       .stdout.split("\n")
       .filter(Boolean)
       .map(Number),
   ];
-  const kib = pids.reduce((sum, p) => {
+}
+
+/** Resident memory of a process and its children. */
+export function residentMiB(pid: number): number {
+  const kib = processTree(pid).reduce((sum, p) => {
     try {
       return sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
     } catch {
@@ -277,16 +281,40 @@ export function residentMiB(pid: number): number {
   return Math.round(kib / 1024);
 }
 
-/** Switches existing flags off and on again, `writers` at a time: writes/s and latency of one write. */
-export async function measureWrites(admin: Admin, flags: number, count: number, writers = 8): Promise<LoadResult> {
+/** User + system CPU time of a process and its children in microseconds (clock ticks of 10 ms). */
+export function cpuMicros(pid: number): number {
+  return processTree(pid).reduce((sum, p) => {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // Fields 14 and 15 of the line (utime, stime), counted from after the command name.
+      return sum + (Number(fields[11]) + Number(fields[12])) * 10_000;
+    } catch {
+      return sum;
+    }
+  }, 0);
+}
+
+/**
+ * Switches existing flags off and on again, `writers` at a time, for a number of writes or of
+ * seconds: writes/s and latency of one write. Flags are taken in turn, from the first again once
+ * every flag had its turn.
+ */
+export async function measureWrites(
+  admin: Admin,
+  flags: number,
+  limit: { writes: number } | { seconds: number },
+  writers = 8,
+): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
   const started = performance.now();
   // Flags that are on (four in five), each switched off and on again by the same worker, so all end as they began.
   const names = Array.from({ length: flags }, (_, i) => i)
     .filter((i) => i % 5 !== 0)
-    .slice(0, count / 2)
     .map(flagName);
+  let turns = 0;
+  const more = "writes" in limit ? () => turns * 2 < limit.writes : () => performance.now() - started < limit.seconds * 1000;
   const timed = async (name: string, enabled: boolean) => {
     const start = performance.now();
     try {
@@ -296,10 +324,15 @@ export async function measureWrites(admin: Admin, flags: number, count: number, 
     }
     latencies.push(performance.now() - start);
   };
-  await pool(names, writers, async (name) => {
-    await timed(name, false);
-    await timed(name, true);
-  });
+  await Promise.all(
+    Array.from({ length: writers }, async () => {
+      while (more()) {
+        const name = names[turns++ % names.length]!;
+        await timed(name, false);
+        await timed(name, true);
+      }
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   return {
     rps: Math.round(latencies.length / seconds),
