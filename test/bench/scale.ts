@@ -11,11 +11,13 @@
  * 200,1000,2000,10000,20000,50000). Environment:
  * BENCH_WRITES (switches measured at each size, default 400), BENCH_LOAD_SIZES (sizes at which the
  * SDK paths are loaded, default 20000), BENCH_DURATION (seconds per load run, default 10),
- * BENCH_CHANGES (default 30), BENCH_CPU_PROF=1 (a V8 CPU profile of the server in test/bench/profiles/).
+ * BENCH_CHANGES (default 30), BENCH_CPU_PROF=1 (a V8 CPU profile of the server in test/bench/profiles/),
+ * BENCH_MODE=cluster (one process per service, as `npm run start:cluster` runs them, against the
+ * local NATS and Redis: the resident memory is then given for each service's process).
  */
 import { cpus, loadavg, totalmem } from "node:os";
 import path from "node:path";
-import { repoRoot } from "../src/vexil-process.js";
+import { repoRoot, type ClusterService } from "../src/vexil-process.js";
 import {
   benchTokens as tokens,
   startBenchVexil,
@@ -41,6 +43,8 @@ const loadSizes = new Set(numbers(process.env.BENCH_LOAD_SIZES ?? "20000"));
 const writes = Number(process.env.BENCH_WRITES ?? 400);
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const changes = Number(process.env.BENCH_CHANGES ?? 30);
+const mode = process.env.BENCH_MODE === "cluster" ? "cluster" : "single";
+const clusterServices: ClusterService[] = ["gateway", "admin", "frontend-eval", "signal-ingest", "addon-delivery"];
 
 const clientHeaders = { authorization: tokens.client, "unleash-client-spec": "5.2.0" };
 
@@ -59,6 +63,7 @@ const load1 = () => loadavg()[0]!.toFixed(1);
 
 async function main() {
   const vexil = await startBenchVexil({
+    mode,
     nodeArgs: process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.join(repoRoot, "test/bench/profiles")}`] : [],
     readyTimeoutMs: 300_000,
   });
@@ -88,7 +93,10 @@ async function main() {
         `admin writes (${writes} switches, 8 writers)`,
         `${switches.rps} writes/s, p50 ${switches.p50} ms, p99 ${switches.p99} ms`,
       );
-      row(flags, "resident memory", `${residentMiB(vexil.child.pid!)} MiB`);
+      if (mode === "cluster") {
+        const perService = clusterServices.map((service) => `${service} ${residentMiB(vexil.servicePid(service))} MiB`);
+        row(flags, "resident memory of each process", perService.join(", "));
+      } else row(flags, "resident memory", `${residentMiB(vexil.child.pid!)} MiB`);
       row(flags, "`GET /api/admin/search/features?limit=50` (paged)", await timedList(vexil.url, "/api/admin/search/features?limit=50"));
       row(
         flags,
