@@ -93,6 +93,11 @@ async function main() {
         `admin writes (${writes} switches, 8 writers)`,
         `${switches.rps} writes/s, p50 ${switches.p50} ms, p99 ${switches.p99} ms`,
       );
+      // frontend-eval compiles an environment's snapshot when an SDK first asks for it: memory is measured as SDKs see it.
+      await Promise.all([
+        fetch(`${vexil.url}/api/frontend?userId=1`, { headers: { authorization: tokens.frontend } }).then((res) => res.arrayBuffer()),
+        fetch(`${vexil.url}/api/client/features`, { headers: clientHeaders }).then((res) => res.arrayBuffer()),
+      ]);
       if (mode === "cluster") {
         const perService = clusterServices.map((service) => `${service} ${residentMiB(vexil.servicePid(service))} MiB`);
         row(flags, "resident memory of each process", perService.join(", "));
