@@ -2,10 +2,12 @@ import { appendFile, chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { BSON } from "mongodb";
 import { NotReady } from "@vexil/errors";
 import { describeCollectionContract } from "./collection.contract.js";
 import { describeConcurrencyContract } from "./concurrency.contract.js";
 import { describeDocumentContract } from "./documents.contract.js";
+import { fromEJSON, toEJSON } from "./embedded/ejson.js";
 import { describeTransactionContract } from "./transactions.contract.js";
 import { createEmbeddedEngine, DuplicateKeyError, type StoreEngine } from "./index.js";
 
@@ -293,6 +295,71 @@ describe("embedded engine behaviour", () => {
     const page = await flags.find({ project: "p8", enabled: true }, { sort: { name: -1 }, limit: 3 });
     expect(page.map((flag) => flag.name)).toEqual(["flag-958", "flag-908", "flag-858"]);
     expect(await flags.findOne({ _id: 4321 })).toMatchObject({ name: "flag-4321" });
+    await engine.close();
+  });
+});
+
+/** Values copied as plain data, and the ones that must take the EJSON round trip instead. */
+const leaves: unknown[] = [
+  "text",
+  "",
+  0,
+  -0,
+  42,
+  -1.5,
+  2 ** 60,
+  Number.NaN,
+  Infinity,
+  true,
+  false,
+  null,
+  undefined,
+  new Date("2024-05-06T07:08:09.123Z"),
+  new Date(-86_400_000),
+  new BSON.ObjectId("507f1f77bcf86cd799439011"),
+  new BSON.Decimal128("1.5"),
+  { $date: "2024-01-01T00:00:00Z" },
+];
+const keys = ["a", "$set", "$$x", "a.b", "__proto__", "10"];
+
+/** Each leaf under each key, alone, in an array, and deep in a document next to plain values. */
+function shapes(): unknown[] {
+  return leaves.flatMap((leaf) =>
+    keys.flatMap((key) => {
+      const keyed: Record<string, unknown> = {};
+      Object.defineProperty(keyed, key, { value: leaf, enumerable: true, writable: true, configurable: true });
+      return [keyed, [leaf, "plain"], { plain: [1, "x", { at: new Date(0) }], deep: [{ keyed }] }];
+    }),
+  );
+}
+
+describe("embedded engine: what a document reads back as", () => {
+  it("is what the journal's EJSON round trip gives, whether it is copied as plain data or parsed", async () => {
+    const dir = await tempDir();
+    const engine = await createEmbeddedEngine({ dir });
+    const docs = engine.collection<{ _id: number; v: unknown }>("docs");
+    const expected = shapes().map((v, i) => ({ id: i + 1, v, roundTrip: fromEJSON<{ v: unknown }>(toEJSON({ v })).v }));
+    for (const { id, v, roundTrip } of expected) {
+      await docs.insertOne({ _id: id, v });
+      expect((await docs.findOne({ _id: id }))?.v, `document ${id}`).toStrictEqual(roundTrip);
+    }
+    await engine.close();
+    // After a restart, read from the journal itself.
+    const reopened = await createEmbeddedEngine({ dir });
+    for (const { id, roundTrip } of expected) {
+      expect((await reopened.collection<{ _id: number; v: unknown }>("docs").findOne({ _id: id }))?.v, `document ${id}`).toStrictEqual(
+        roundTrip,
+      );
+    }
+    await reopened.close();
+  });
+
+  it("refuses a document EJSON cannot write (an invalid Date, a forged BSON type)", async () => {
+    const engine = await createEmbeddedEngine({ dir: await tempDir() });
+    const docs = engine.collection<{ _id: number; v: unknown }>("docs");
+    await expect(docs.insertOne({ _id: 1, v: new Date(Number.NaN) })).rejects.toThrow();
+    await expect(docs.insertOne({ _id: 2, v: { _bsontype: "ObjectId" } })).rejects.toThrow();
+    expect(await docs.countDocuments({})).toBe(0);
     await engine.close();
   });
 });
