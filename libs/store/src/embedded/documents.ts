@@ -8,7 +8,7 @@ import { update as applyModifier, type Modifier } from "mingo/updater";
 import type { BaseDocument, DocumentId, Filter, Projection, UpdateFilter } from "../collection.js";
 import { DocumentTooLargeError } from "../errors.js";
 import { equalityFields } from "../upsert.js";
-import { fromEJSON, toEJSON } from "./ejson.js";
+import { fromEJSON, setData, toEJSON } from "./ejson.js";
 
 export type Doc = BaseDocument & Record<string, unknown>;
 
@@ -94,8 +94,8 @@ function plainCopy(value: unknown): unknown {
     if (key === "_bsontype") return notPlain;
     const itemCopy = plainCopy(item);
     if (itemCopy === notPlain) return notPlain;
-    // defineProperty: a key named `__proto__` stays data instead of replacing the prototype.
-    if (key === "__proto__") Object.defineProperty(copy, key, { value: itemCopy, enumerable: true, writable: true, configurable: true });
+    // Plain assignment is the fast path; only `__proto__` needs defining as data.
+    if (key === "__proto__") setData(copy, key, itemCopy);
     else copy[key] = itemCopy;
   }
   return copy;

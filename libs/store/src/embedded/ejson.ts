@@ -29,8 +29,12 @@ function mapKeys(value: unknown, rename: (key: string) => string): unknown {
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    // defineProperty: a key named `__proto__` stays data instead of replacing the prototype.
-    Object.defineProperty(out, rename(key), { value: mapKeys(item, rename), enumerable: true, writable: true, configurable: true });
+    setData(out, rename(key), mapKeys(item, rename));
   }
   return out;
+}
+
+/** Sets `key` as an own data property: a key named `__proto__` stays data instead of replacing the prototype. */
+export function setData(object: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }
