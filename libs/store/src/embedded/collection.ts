@@ -65,12 +65,12 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     const view = this.core.reader(options.session);
     const page = this.inIdOrder(view, filter, options.sort, options.skip ?? 0, options.limit || Infinity);
     if (page) return page.map((doc) => copyOut(project(doc, options.projection)) as P);
-    if (!options.sort && !hasFields(options.projection) && (options.limit ?? 0) >= 0) {
+    if (!options.sort && (options.limit ?? 0) >= 0) {
       // Natural order needs no cursor: the matches, paged (mingo's cursor machinery showed in profiles of admin writes).
       const skip = options.skip ?? 0;
       return this.matching(view, filter)
         .slice(skip, options.limit ? skip + options.limit : undefined)
-        .map((doc) => copyOut(doc) as P);
+        .map((doc) => copyOut(project(doc, options.projection)) as P);
     }
     let cursor = compileFilter(filter).find<Doc>(this.candidates(view, filter), options.projection);
     if (options.sort) cursor = cursor.sort(options.sort);
@@ -256,8 +256,6 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     return this.candidates(view, filter).find((doc) => query.test(doc));
   }
 }
-
-const hasFields = (projection: object | undefined) => projection !== undefined && Object.keys(projection).length > 0;
 
 /** The values a filter condition accepts when it is an equality (`v`, `{ $eq: v }`, `{ $in: [...] }`) on scalars only. */
 function equalityValues(condition: unknown): Scalar[] | undefined {
