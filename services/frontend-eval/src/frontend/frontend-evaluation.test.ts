@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ClientFeature, ClientSegment } from "@vexil/contracts";
-import { EnvironmentSnapshot } from "../snapshots/environment-snapshot.js";
+import { EnvironmentSnapshot, nextSnapshot } from "../snapshots/environment-snapshot.js";
 import { frontendContext, frontendToggles, frontendTogglesJson } from "./frontend-evaluation.js";
 
 function feature(name: string, overrides: Partial<ClientFeature> = {}): ClientFeature {
@@ -55,12 +55,13 @@ const features = [
   }),
 ].sort((a, b) => (a.name < b.name ? -1 : 1));
 
-const { snapshot } = EnvironmentSnapshot.from({
+const stored = {
   environment: "development",
   revision: 1,
   features: features.map((f) => [f.name, JSON.stringify(f)] as const),
   segments,
-});
+};
+const { snapshot } = EnvironmentSnapshot.from(stored);
 const options = { random: () => 0.42, now: () => 0 };
 
 describe("frontendTogglesJson", () => {
@@ -77,6 +78,35 @@ describe("frontendTogglesJson", () => {
         expect(frontendTogglesJson(snapshot, context, scope, options)).toBe(expected);
         expect(frontendTogglesJson(snapshot, context, scope, options)).toBe(expected);
       }
+    }
+  });
+
+  it("answers each patched snapshot as serialising its toggles does, reusing the pieces of the flags a change left alone", () => {
+    const scope = { projects: ["default"], namePrefix: undefined };
+    const context = frontendContext({ userId: "u3", sessionId: "s" }, "127.0.0.1");
+    // Its own snapshot: `nextSnapshot` hands the held one's maps over to the next.
+    let current = EnvironmentSnapshot.from(stored).snapshot;
+    // Switch off, move out of the scope, become context-dependent, come back as it was: each a new snapshot.
+    const steps: ClientFeature[] = [
+      feature("always", { enabled: false }),
+      feature("always", { project: "other" }),
+      feature("always", {
+        strategies: [{ name: "flexibleRollout", constraints: [], parameters: { rollout: "50", stickiness: "userId", groupId: "a" } }],
+      }),
+      feature("half", { enabled: false }),
+      feature("always"),
+    ];
+    for (const [index, changed] of steps.entries()) {
+      expect(frontendTogglesJson(current, context, scope, options)).toBe(
+        JSON.stringify({ toggles: frontendToggles(current, context, scope, options) }),
+      );
+      current = nextSnapshot(current, {
+        revision: index + 2,
+        features: new Map([[changed.name, JSON.stringify(changed)]]),
+        segments,
+      }).snapshot;
+      const expected = JSON.stringify({ toggles: frontendToggles(current, context, scope, options) });
+      expect(frontendTogglesJson(current, context, scope, options)).toBe(expected);
     }
   });
 

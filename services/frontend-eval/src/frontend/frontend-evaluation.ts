@@ -94,6 +94,36 @@ interface DependentToggle {
   after: string;
 }
 
+/** What one flag adds to a scope's answer: its finished toggle, nothing (off or out of scope), or its evaluation. */
+type FlagPiece = string | null | DependentToggle;
+
+/**
+ * Each compiled flag's piece per scope, kept across snapshots: a change recompiles only the flags
+ * it touches (see `nextSnapshot`), so the next plan reuses every other flag's piece instead of
+ * serialising 2,000 flags again before the first answer after a change. Bounded like the token
+ * scopes that key it; the flags are weakly held and go with the snapshots that hold them.
+ */
+const piecesByScope = new Map<string, WeakMap<CompiledFeature, FlagPiece>>();
+const maxScopesRemembered = 64;
+
+function piecesFor(key: string): WeakMap<CompiledFeature, FlagPiece> {
+  let pieces = piecesByScope.get(key);
+  if (!pieces) {
+    if (piecesByScope.size >= maxScopesRemembered) piecesByScope.clear();
+    piecesByScope.set(key, (pieces = new WeakMap()));
+  }
+  return pieces;
+}
+
+/** A pure function of the compiled flag and the scope, so it can be kept as long as the flag is. */
+function flagPiece(feature: CompiledFeature, scope: FeatureScope): FlagPiece {
+  if (!inScope(scope, feature.name, feature.project)) return null;
+  const constant = contextFreeResult(feature);
+  if (constant) return constant.enabled ? toggleJson(feature.name, variantJson(constant.variant), constant.impressionData) : null;
+  const [before, after] = toggleJson(feature.name, "\0", feature.impressionData).split("\0") as [string, string];
+  return { feature, before, after };
+}
+
 /**
  * A scope's frontend answer prepared once per snapshot: the toggles that are the same for every
  * context as finished JSON text (runs of them joined into one string), and the flags that depend
@@ -102,20 +132,21 @@ interface DependentToggle {
 class FrontendPlan {
   constructor(readonly pieces: ReadonlyArray<string | DependentToggle>) {}
 
-  static build(snapshot: EnvironmentSnapshot, scope: FeatureScope): FrontendPlan {
+  static build(snapshot: EnvironmentSnapshot, scope: FeatureScope, key: string): FrontendPlan {
+    const kept = piecesFor(key);
     const pieces: Array<string | DependentToggle> = [];
     let fixed: string[] = [];
     for (const feature of snapshot.compiled.features.values()) {
-      if (!inScope(scope, feature.name, snapshot.features.get(feature.name)?.project)) continue;
-      const constant = contextFreeResult(feature);
-      if (constant) {
-        if (constant.enabled) fixed.push(toggleJson(feature.name, variantJson(constant.variant), constant.impressionData));
+      let piece = kept.get(feature);
+      if (piece === undefined) kept.set(feature, (piece = flagPiece(feature, scope)));
+      if (piece === null) continue;
+      if (typeof piece === "string") {
+        fixed.push(piece);
         continue;
       }
       if (fixed.length > 0) pieces.push(fixed.join(","));
       fixed = [];
-      const [before, after] = toggleJson(feature.name, "\0", feature.impressionData).split("\0") as [string, string];
-      pieces.push({ feature, before, after });
+      pieces.push(piece);
     }
     if (fixed.length > 0) pieces.push(fixed.join(","));
     return new FrontendPlan(pieces);
@@ -123,10 +154,11 @@ class FrontendPlan {
 }
 
 function planFor(snapshot: EnvironmentSnapshot, scope: FeatureScope): FrontendPlan {
-  const key = `frontend|${scopeKey(scope)}`;
+  const scopeId = scopeKey(scope);
+  const key = `frontend|${scopeId}`;
   const cached = snapshot.responses.get(key);
   if (cached instanceof FrontendPlan) return cached;
-  const plan = FrontendPlan.build(snapshot, scope);
+  const plan = FrontendPlan.build(snapshot, scope, scopeId);
   snapshot.keep(key, plan);
   return plan;
 }
