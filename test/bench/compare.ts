@@ -4,9 +4,10 @@
  * defaults) side by side on one machine. Both get the same flags through their admin API; the
  * run checks that `/api/frontend` gives the same answers on both for the same contexts, then
  * measures each path on both in turn (Unleash, Vexil, Unleash, Vexil, ...) and prints the ratios.
- * Each measurement starts with a short unmeasured run on both (the JIT, caches built on first use),
- * and each run waits until the machine is idle, so that no run pays for work the other server left
- * behind (answers still being written to clients that gave up, its timers, its database).
+ * Each measurement starts with a short unmeasured run on both (the JIT, caches built on first use;
+ * for change visibility, 10 unmeasured changes), and each run waits until the machine is idle, so
+ * that no run pays for work the other server left behind (answers still being written to clients
+ * that gave up, its timers, its database).
  *
  * Environment: BENCH_DURATION (seconds per load run, default 10), BENCH_WARMUP (seconds of the
  * unmeasured run, default 3), BENCH_ROUNDS (default 2), BENCH_SIZES (default 200,2000),
@@ -41,6 +42,8 @@ const warmup = Number(process.env.BENCH_WARMUP ?? 3);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const sizes = (process.env.BENCH_SIZES ?? "200,2000").split(",").map(Number);
 const changes = Number(process.env.BENCH_CHANGES ?? 100);
+/** Unmeasured changes before them, like the warm-up of every other measurement. */
+const warmupChanges = 10;
 const contexts = Number(process.env.BENCH_CONTEXTS ?? 200);
 
 const clientHeaders = { authorization: tokens.client, "unleash-client-spec": "5.2.0" };
@@ -267,7 +270,14 @@ async function main() {
       );
       for (const target of targets) {
         await untilIdle();
-        const visible = await measureFrontendVisibility(target.url, target.admin, tokens.frontend, `bench-probe-${flags}`, changes);
+        const visible = await measureFrontendVisibility(
+          target.url,
+          target.admin,
+          tokens.frontend,
+          `bench-probe-${flags}`,
+          changes,
+          warmupChanges,
+        );
         rows.push({
           measurement: `${flags} flags: change visible at \`/api/frontend\`, ${target.name} (${changes} changes)`,
           unleash: target.name === "Unleash" ? `p50 ${visible.p50.toFixed(1)} ms, p99 ${visible.p99.toFixed(1)} ms` : "",
