@@ -89,10 +89,12 @@ function plainCopy(value: unknown): unknown {
   const prototype = Object.getPrototypeOf(value) as unknown;
   if (prototype !== Object.prototype && prototype !== null) return notPlain;
   const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
+  const source = value as Record<string, unknown>;
+  // Keys rather than entries: no pair array per key, on the path of every read and write.
+  for (const key of Object.keys(source)) {
     // BSON reads an object with `_bsontype` as one of its own types.
     if (key === "_bsontype") return notPlain;
-    const itemCopy = plainCopy(item);
+    const itemCopy = plainCopy(source[key]);
     if (itemCopy === notPlain) return notPlain;
     // Plain assignment is the fast path; only `__proto__` needs defining as data.
     if (key === "__proto__") setData(copy, key, itemCopy);
