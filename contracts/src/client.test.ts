@@ -8,6 +8,8 @@ import {
   snapshotCacheKey,
   snapshotFeatureKey,
   snapshotIndexSchema,
+  snapshotNamesKey,
+  snapshotNamesSchema,
   snapshotSegmentsKey,
 } from "./schemas/index.js";
 import { featuresSeenSchema, topics } from "./topics/index.js";
@@ -35,11 +37,18 @@ describe("client contract", () => {
   });
 
   it("reads snapshot indexes and names each snapshot entry", () => {
-    const index = { environment: "development", revision: 4, featureNames: ["a"] };
+    const index = { environment: "development", revision: 4, namesRevision: 3 };
     expect(snapshotIndexSchema.parse(index)).toEqual(index);
     expect(snapshotIndexSchema.safeParse({ ...index, revision: -1 }).success).toBe(false);
-    expect(snapshotIndexSchema.safeParse({ ...index, featureNames: [1] }).success).toBe(false);
+    expect(snapshotIndexSchema.safeParse({ ...index, namesRevision: -1 }).success).toBe(false);
+    // An index as written before the names had their own entry says nothing of which names go with it.
+    expect(snapshotIndexSchema.safeParse({ environment: "development", revision: 4, featureNames: ["a"] }).success).toBe(false);
+    const names = { revision: 3, featureNames: ["a", "b"] };
+    expect(snapshotNamesSchema.parse(names)).toEqual(names);
+    expect(snapshotNamesSchema.safeParse({ ...names, featureNames: [1] }).success).toBe(false);
+    expect(snapshotNamesSchema.safeParse({ featureNames: ["a"] }).success).toBe(false);
     expect(snapshotCacheKey("production")).toBe("snapshot:production");
+    expect(snapshotNamesKey("production")).toBe("snapshot:production:names");
     expect(snapshotFeatureKey("production", "new-checkout")).toBe("snapshot:production:feature:new-checkout");
     expect(snapshotSegmentsKey("production")).toBe("snapshot:production:segments");
   });

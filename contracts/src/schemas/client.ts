@@ -128,23 +128,37 @@ export type ClientMetrics = z.infer<typeof clientMetricsSchema>;
 
 /**
  * The per-environment snapshot the admin keeps in the cache for frontend-eval, one entry per flag
- * so a change rewrites only what changed: the index (`snapshot:<env>`, the revision and the names
- * of the flags served, sorted), each flag's JSON text as the SDKs receive it
- * (`snapshot:<env>:feature:<name>`, stored raw so readers splice payloads without serialising
- * again) and the segment list (`snapshot:<env>:segments`). The admin writes flags and segments
- * before the index, and the index before announcing, so a reader never sees a revision whose
- * entries are older than it.
+ * so a change rewrites only what changed: the index (`snapshot:<env>`, the revision and which
+ * names entry goes with it), the names of the flags served, sorted (`snapshot:<env>:names`,
+ * rewritten only when flags come or go, so a change to one flag does not rewrite every name),
+ * each flag's JSON text as the SDKs receive it (`snapshot:<env>:feature:<name>`, stored raw so
+ * readers splice payloads without serialising again) and the segment list
+ * (`snapshot:<env>:segments`). The admin writes flags and segments, then the names, then the
+ * index, and the index before announcing, so a reader never sees a revision whose entries are
+ * older than it.
  */
 export const snapshotIndexSchema = z.object({
   environment: z.string().min(1),
   /** Id of the newest domain event the snapshot reflects. */
   revision: z.number().int().nonnegative(),
-  featureNames: z.array(z.string()),
+  /**
+   * The `revision` of the names entry this index goes with. A reader that finds another one there
+   * read between a writer's names and its index, and must not combine the two.
+   */
+  namesRevision: z.number().int().nonnegative(),
 });
 export type SnapshotIndex = z.infer<typeof snapshotIndexSchema>;
+
+/** The snapshot's flag names, sorted, and the revision of the index they were written with. */
+export const snapshotNamesSchema = z.object({
+  revision: z.number().int().nonnegative(),
+  featureNames: z.array(z.string()),
+});
+export type SnapshotNames = z.infer<typeof snapshotNamesSchema>;
 
 export const snapshotCacheKey = (environment: string) => `snapshot:${environment}`;
 export const snapshotFeatureKey = (environment: string, featureName: string) => `snapshot:${environment}:feature:${featureName}`;
 export const snapshotSegmentsKey = (environment: string) => `snapshot:${environment}:segments`;
+export const snapshotNamesKey = (environment: string) => `snapshot:${environment}:names`;
 /** The environments that have a snapshot, so readers know what to hydrate at boot. */
 export const snapshotEnvironmentsKey = "snapshot-environments";

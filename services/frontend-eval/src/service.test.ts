@@ -7,11 +7,13 @@ import {
   snapshotCacheKey,
   snapshotEnvironmentsKey,
   snapshotFeatureKey,
+  snapshotNamesKey,
   snapshotSegmentsKey,
   topics,
   type ClientFeature,
   type ClientSegment,
   type SnapshotIndex,
+  type SnapshotNames,
 } from "@vexil/contracts";
 import { createHttpApp, listen, withFastRoutes, type RunningServer } from "@vexil/http";
 import { createLogger } from "@vexil/logger";
@@ -83,13 +85,15 @@ function stored(revision: number, features: ClientFeature[], segments: ClientSeg
   return { revision, features, segments };
 }
 
-/** Writes the development snapshot's entries and index as the admin's publisher does. */
+/** Writes the development snapshot's entries, names and index as the admin's publisher does. */
 async function writeSnapshot(cache: Cache, { revision, features, segments }: Stored) {
-  const before = (await cache.getJson<SnapshotIndex>(snapshotCacheKey("development")))?.featureNames ?? [];
+  const before = (await cache.getJson<SnapshotNames>(snapshotNamesKey("development")))?.featureNames ?? [];
   for (const name of before) await cache.del(snapshotFeatureKey("development", name));
   for (const f of features) await cache.set(snapshotFeatureKey("development", f.name), JSON.stringify(f));
   await cache.setJson(snapshotSegmentsKey("development"), segments);
-  const index: SnapshotIndex = { environment: "development", revision, featureNames: features.map((f) => f.name).sort() };
+  const names: SnapshotNames = { revision, featureNames: features.map((f) => f.name).sort() };
+  await cache.setJson(snapshotNamesKey("development"), names);
+  const index: SnapshotIndex = { environment: "development", revision, namesRevision: revision };
   await cache.setJson(snapshotCacheKey("development"), index);
 }
 

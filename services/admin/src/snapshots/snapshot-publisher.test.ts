@@ -1,126 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
 import { createMemoryBus } from "@vexil/bus";
-import { createMemoryCache } from "@vexil/cache";
-import {
-  clientSegmentSchema,
-  snapshotCacheKey,
-  snapshotEnvironmentsKey,
-  snapshotFeatureKey,
-  snapshotIndexSchema,
-  snapshotSegmentsKey,
-  topics,
-  type EventType,
-} from "@vexil/contracts";
+import { snapshotCacheKey, snapshotEnvironmentsKey, snapshotFeatureKey, snapshotNamesKey } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
-import type { FeatureDocument, FeatureStrategyDocument, SegmentDocument } from "../features/feature-model.js";
-import { featureDocument, strategyDocument } from "../features/feature-slice.fixture.js";
 import { toClientFeature } from "./client-features.js";
-import { SnapshotPublisher, type SnapshotSources } from "./snapshot-publisher.js";
-
-const at = new Date("2024-05-01T00:00:00.000Z");
-
-const strategy = (overrides: Partial<FeatureStrategyDocument> = {}): FeatureStrategyDocument =>
-  strategyDocument({ createdAt: at, ...overrides });
-
-const flag = (name: string, overrides: Partial<FeatureDocument> = {}): FeatureDocument =>
-  featureDocument(name, {
-    createdAt: at,
-    environments: { development: { enabled: true, strategies: [strategy()], variants: [], lastSeenAt: null } },
-    ...overrides,
-  });
-
-function segment(id: number, values: string[]): SegmentDocument {
-  return {
-    _id: id,
-    name: `segment-${id}`,
-    description: null,
-    project: null,
-    constraints: [{ contextName: "userId", operator: "IN", values }],
-    createdBy: null,
-    createdAt: at,
-    version: 1,
-  };
-}
-
-/** An in-memory flag model that counts reads, standing in for the owning services. */
-function fakeModel() {
-  const flags = new Map<string, FeatureDocument>();
-  const segments = new Map<number, SegmentDocument>();
-  /** The event log, in commit order. */
-  const log: Array<{ _id: number; type: EventType; featureName: string | null }> = [];
-  let eventId = 0;
-  const reads = { listFeatures: 0, findFeature: 0 };
-  const sources: SnapshotSources = {
-    async listFeatures() {
-      reads.listFeatures++;
-      return [...flags.values()].filter((f) => !f.archived);
-    },
-    async findFeature(name) {
-      reads.findFeature++;
-      return flags.get(name) ?? null;
-    },
-    async listSegments() {
-      return [...segments.values()];
-    },
-    async listEnvironments() {
-      return ["development", "production"];
-    },
-    async listProjectEnvironments() {
-      return [
-        { project: "default", environment: "development" },
-        { project: "default", environment: "production" },
-      ];
-    },
-    async latestEventId() {
-      return eventId;
-    },
-    async eventsBetween(after, upTo) {
-      return log.filter((event) => event._id > after && event._id <= upTo);
-    },
-  };
-  return {
-    flags,
-    segments,
-    sources,
-    reads,
-    /** Records a change the way a unit of work commits it; the result is its notice. */
-    event(type: EventType, featureName: string | null = null) {
-      const event = { _id: ++eventId, type, featureName };
-      log.push(event);
-      return event;
-    },
-  };
-}
-
-/** The commit time the publisher's clock gives: announcements carry it for the apply-lag metric. */
-const committedAt = "2026-01-02T03:04:05.000Z";
-
-async function setup() {
-  const model = fakeModel();
-  const cache = createMemoryCache();
-  const bus = createMemoryBus();
-  const announced: unknown[] = [];
-  bus.subscribe(topics.snapshotUpdated, (payload) => {
-    announced.push(payload);
-  });
-  const publisher = new SnapshotPublisher({
-    sources: model.sources,
-    cache,
-    bus,
-    logger: createLogger({ service: "test", level: "silent" }),
-    retryDelayMs: 10,
-    clock: () => new Date(committedAt),
-  });
-  /** The environment's snapshot as a reader assembles it from the index and its entries. */
-  const read = async (environment: string) => {
-    const index = snapshotIndexSchema.parse(await cache.getJson(snapshotCacheKey(environment)));
-    const texts = await Promise.all(index.featureNames.map((name) => cache.get(snapshotFeatureKey(environment, name))));
-    const segments = clientSegmentSchema.array().parse(await cache.getJson(snapshotSegmentsKey(environment)));
-    return { ...index, features: texts.map((json) => JSON.parse(json!)), segments };
-  };
-  const features = async (environment: string) => (await read(environment)).features;
-  return { model, cache, bus, publisher, announced, read, features };
-}
+import { SnapshotPublisher } from "./snapshot-publisher.js";
+import { committedAt, flag, segment, setup, strategy } from "./snapshot-publisher.fixture.js";
 
 describe("toClientFeature", () => {
   it("serves enabled strategies in sort order, variants as stored, and dependencies, in Unleash's client shape", () => {
@@ -242,31 +126,6 @@ describe("SnapshotPublisher", () => {
     await publisher.stop();
   });
 
-  it("keeps the index's names in order as flags come and go one by one, last or in between", async () => {
-    const { model, publisher, cache } = await setup();
-    for (const name of ["b", "d"]) model.flags.set(name, flag(name));
-    await publisher.start();
-    const steps: Array<[string, "add" | "remove"]> = [
-      ["e", "add"],
-      ["f", "add"],
-      ["a", "add"],
-      ["c", "add"],
-      ["d", "remove"],
-      ["g", "add"],
-      ["g", "remove"],
-      ["h", "add"],
-    ];
-    for (const [name, step] of steps) {
-      if (step === "add") model.flags.set(name, flag(name));
-      else model.flags.delete(name);
-      publisher.notify([model.event(step === "add" ? "feature-created" : "feature-deleted", name)]);
-      await publisher.idle();
-      const index = snapshotIndexSchema.parse(await cache.getJson(snapshotCacheKey("development")));
-      expect(index.featureNames).toEqual([...model.flags.keys()].sort());
-    }
-    await publisher.stop();
-  });
-
   it("drops archived and deleted flags and their entries", async () => {
     const { model, publisher, features, cache } = await setup();
     model.flags.set("a", flag("a"));
@@ -292,19 +151,21 @@ describe("SnapshotPublisher", () => {
     model.flags.set("c", flag("c"));
     publisher.notify([model.event("feature-created", "c")]);
     await publisher.idle();
-    // The new flag's entries and the indexes; not the other flags' entries, nor the segments.
+    // The new flag's entries, the names it joins and the indexes; not the other flags' entries, nor the segments.
     expect(set.mock.calls.map(([key]) => key).sort()).toEqual([
       snapshotCacheKey("development"),
       snapshotFeatureKey("development", "c"),
+      snapshotNamesKey("development"),
       snapshotCacheKey("production"),
       snapshotFeatureKey("production", "c"),
+      snapshotNamesKey("production"),
     ]);
     expect(announced).toEqual([
       { environment: "development", revision: 1, previousRevision: 0, changedFeatures: ["c"], segmentsChanged: false, committedAt },
       { environment: "production", revision: 1, previousRevision: 0, changedFeatures: ["c"], segmentsChanged: false, committedAt },
     ]);
-    const index = snapshotIndexSchema.parse(await cache.getJson(snapshotCacheKey("development")));
-    expect(index).toEqual({ environment: "development", revision: 1, featureNames: ["a", "b", "c"] });
+    expect(await cache.getJson(snapshotCacheKey("development"))).toEqual({ environment: "development", revision: 1, namesRevision: 1 });
+    expect(await cache.getJson(snapshotNamesKey("development"))).toEqual({ revision: 1, featureNames: ["a", "b", "c"] });
     await publisher.stop();
   });
 

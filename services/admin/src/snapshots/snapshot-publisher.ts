@@ -4,11 +4,13 @@ import {
   snapshotCacheKey,
   snapshotEnvironmentsKey,
   snapshotFeatureKey,
-  snapshotIndexSchema,
+  snapshotNamesKey,
+  snapshotNamesSchema,
   snapshotSegmentsKey,
   topics,
   type ClientSegment,
   type EventType,
+  type SnapshotIndex,
   type SnapshotUpdated,
 } from "@vexil/contracts";
 import type { Logger } from "@vexil/logger";
@@ -55,11 +57,13 @@ interface EnvironmentState {
   /** The names in order, patched as flags come and go (a binary search each). */
   sortedNames: string[];
   /**
-   * The index's name list as JSON without its closing bracket, extended while new names sort last
-   * (as seeding adds them) and built again after any other change to the names, so a write that
-   * adds no flag does not serialise every name.
+   * The name list as JSON without its closing bracket, extended while new names sort last (as
+   * seeding adds them) and built again after any other change to the names, so a write that adds
+   * no flag does not serialise every name.
    */
   namesJson: string | undefined;
+  /** The revision the names entry in the cache was written at, which the index names. */
+  namesRevision: number;
 }
 
 /** Above this many flags coming or going in one rebuild, sorting all names is cheaper than placing each. */
@@ -123,8 +127,8 @@ function needsFullReload(type: EventType): boolean {
 }
 
 /**
- * Keeps each environment's snapshot entries in the cache (`snapshot:<env>` and its flag and
- * segment entries) equal to what the flag model says, and announces `snapshot.updated.<env>` with
+ * Keeps each environment's snapshot entries in the cache (`snapshot:<env>` and its names, flag
+ * and segment entries) equal to what the flag model says, and announces `snapshot.updated.<env>` with
  * the flags that changed after each write. Commits only mark what changed; one rebuild at a time
  * then works through everything marked meanwhile, so a burst of commits (seeding thousands of
  * flags) costs a few rebuilds, each re-reading only the flags named in the events and rewriting
@@ -318,7 +322,7 @@ export class SnapshotPublisher {
     const names = [...changedFeatures];
     for (const environment of this.environments) {
       const previous = this.published.get(environment);
-      const state = previous ?? { revision: 0, features: new Map(), sortedNames: [], namesJson: undefined };
+      const state = previous ?? { revision: 0, features: new Map(), sortedNames: [], namesJson: undefined, namesRevision: 0 };
       const changed: string[] = [];
       const added: string[] = [];
       const removed: string[] = [];
@@ -342,10 +346,11 @@ export class SnapshotPublisher {
       const previousRevision = previous?.revision;
       state.revision = Math.max(work.revision, state.revision);
       this.published.set(environment, state);
+      const namesChanged = added.length > 0 || removed.length > 0;
       await this.write(
         environment,
         state,
-        previousRevision === undefined ? undefined : { previousRevision, changed, segmentsChanged },
+        previousRevision === undefined ? undefined : { previousRevision, changed, segmentsChanged, namesChanged },
         work.committedAt,
       );
     }
@@ -363,14 +368,15 @@ export class SnapshotPublisher {
   }
 
   /**
-   * Writes the changed entries, then the index, then announces. `change` is undefined the first
-   * time this publisher writes an environment: every entry is written, entries of flags the
-   * previous index listed but this one does not are removed, and readers reload in full.
+   * Writes the changed entries, then the names when flags came or went, then the index, then
+   * announces. `change` is undefined the first time this publisher writes an environment: every
+   * entry and the names are written, entries of flags the previous names listed but these do not
+   * are removed, and readers reload in full.
    */
   private async write(
     environment: string,
     state: EnvironmentState,
-    change: { previousRevision: number; changed: string[]; segmentsChanged: boolean } | undefined,
+    change: { previousRevision: number; changed: string[]; segmentsChanged: boolean; namesChanged: boolean } | undefined,
     committedAt: number | undefined,
   ): Promise<void> {
     const { cache, bus } = this.deps;
@@ -384,15 +390,19 @@ export class SnapshotPublisher {
       }),
     );
     if (!change) {
-      const before = snapshotIndexSchema.safeParse(await cache.getJson(snapshotCacheKey(environment)));
-      const left = before.success ? before.data.featureNames.filter((name) => !state.features.has(name)) : [];
+      const left = (await this.namesInCache(environment)).filter((name) => !state.features.has(name));
       await Promise.all(left.map((name) => cache.del(snapshotFeatureKey(environment, name))));
     }
     if (!change || change.segmentsChanged) await cache.setJson(snapshotSegmentsKey(environment), this.segments);
-    state.namesJson ??= JSON.stringify(state.sortedNames).slice(0, -1);
-    // The index as `setJson` would write `{ environment, revision, featureNames }`, around the kept names.
-    const index = `{"environment":${JSON.stringify(environment)},"revision":${state.revision},"featureNames":${state.namesJson}]}`;
-    await cache.set(snapshotCacheKey(environment), index);
+    // The names are the one entry that grows with the flag count: written only when they change.
+    if (!change || change.namesChanged) {
+      state.namesJson ??= JSON.stringify(state.sortedNames).slice(0, -1);
+      // As `setJson` would write `{ revision, featureNames }`, around the kept names.
+      await cache.set(snapshotNamesKey(environment), `{"revision":${state.revision},"featureNames":${state.namesJson}]}`);
+      state.namesRevision = state.revision;
+    }
+    const index: SnapshotIndex = { environment, revision: state.revision, namesRevision: state.namesRevision };
+    await cache.setJson(snapshotCacheKey(environment), index);
     const notice: SnapshotUpdated = {
       environment,
       revision: state.revision,
@@ -402,5 +412,28 @@ export class SnapshotPublisher {
       ...(committedAt !== undefined ? { committedAt: new Date(committedAt).toISOString() } : {}),
     };
     bus.publish(topics.snapshotUpdated.of(environment), notice);
+  }
+
+  /**
+   * The names the cache lists for the environment, as the publisher before this one wrote them;
+   * none when it holds none it can read (an entry that is not JSON must not stop every rebuild).
+   */
+  private async namesInCache(environment: string): Promise<string[]> {
+    const { cache } = this.deps;
+    const names = snapshotNamesSchema.safeParse(parsed(await cache.get(snapshotNamesKey(environment))));
+    if (names.success) return names.data.featureNames;
+    // A cache written before the names had an entry of their own lists them in the index.
+    const legacy = snapshotNamesSchema.pick({ featureNames: true }).safeParse(parsed(await cache.get(snapshotCacheKey(environment))));
+    return legacy.success ? legacy.data.featureNames : [];
+  }
+}
+
+/** The JSON value of `text`, or undefined when there is none. */
+function parsed(text: string | null): unknown {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
   }
 }

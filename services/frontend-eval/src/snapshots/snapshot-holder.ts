@@ -6,6 +6,8 @@ import {
   snapshotEnvironmentsKey,
   snapshotFeatureKey,
   snapshotIndexSchema,
+  snapshotNamesKey,
+  snapshotNamesSchema,
   snapshotSegmentsKey,
   topics,
   type ClientSegment,
@@ -179,14 +181,15 @@ export class SnapshotHolder {
 
   /**
    * The whole snapshot, or IncompleteSnapshot. An entry can vanish between reading the index and
-   * reading it when a newer revision removed that flag: read again a few times before concluding
-   * the cache lost it.
+   * reading it when a newer revision removed that flag, and the names can be newer than the index
+   * read just before them when a writer moved on in between: read again a few times before
+   * concluding the cache lost them.
    */
   private async readWhole(environment: string): Promise<SnapshotTexts> {
     let missing = "";
     for (let attempt = 0; attempt < 3; attempt++) {
       const read = await this.readAll(environment);
-      if (read === null) missing = `no snapshot index for ${environment}`;
+      if (typeof read === "string") missing = read;
       else if (read.missing.length > 0)
         missing = `${read.missing.length} flag entries missing from ${environment}, e.g. ${read.missing[0]}`;
       else return read.texts;
@@ -194,18 +197,24 @@ export class SnapshotHolder {
     throw new IncompleteSnapshot(missing);
   }
 
-  /** The index, then every flag it names; null without an index. */
-  private async readAll(environment: string): Promise<{ texts: SnapshotTexts; missing: string[] } | null> {
+  /**
+   * The index, then the names it goes with, then every flag they name; or why the cache holds no
+   * snapshot to read (no index, or not the names it was written with).
+   */
+  private async readAll(environment: string): Promise<{ texts: SnapshotTexts; missing: string[] } | string> {
     const { cache } = this.deps;
     const raw = await cache.getJson(snapshotCacheKey(environment));
-    if (raw === null) return null;
+    if (raw === null) return `no snapshot index for ${environment}`;
     const index = snapshotIndexSchema.parse(raw);
-    const [segments, texts] = await Promise.all([
-      this.readSegments(environment),
-      Promise.all(index.featureNames.map((name) => cache.get(snapshotFeatureKey(environment, name)))),
-    ]);
-    const missing = index.featureNames.filter((_, i) => texts[i] === null);
-    const features = index.featureNames.flatMap((name, i) => (texts[i] === null ? [] : [[name, texts[i]!] as const]));
+    const [segments, rawNames] = await Promise.all([this.readSegments(environment), cache.getJson(snapshotNamesKey(environment))]);
+    if (rawNames === null) return `no snapshot names for ${environment}`;
+    const { revision: namesRevision, featureNames } = snapshotNamesSchema.parse(rawNames);
+    // Names of another revision than the index's would pair one revision's flag list with another's.
+    if (namesRevision !== index.namesRevision)
+      return `the snapshot names of ${environment} are of revision ${namesRevision}, its index (revision ${index.revision}) goes with ${index.namesRevision}`;
+    const texts = await Promise.all(featureNames.map((name) => cache.get(snapshotFeatureKey(environment, name))));
+    const missing = featureNames.filter((_, i) => texts[i] === null);
+    const features = featureNames.flatMap((name, i) => (texts[i] === null ? [] : [[name, texts[i]!] as const]));
     return { texts: { environment, revision: index.revision, features, segments }, missing };
   }
 

@@ -1,0 +1,191 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createMemoryBus } from "@vexil/bus";
+import { createMemoryCache, type Cache } from "@vexil/cache";
+import {
+  snapshotCacheKey,
+  snapshotEnvironmentsKey,
+  snapshotFeatureKey,
+  snapshotNamesKey,
+  snapshotSegmentsKey,
+  topics,
+  type ClientFeature,
+  type SnapshotIndex,
+  type SnapshotNames,
+} from "@vexil/contracts";
+import { createLogger } from "@vexil/logger";
+import type { EnvironmentSnapshot } from "./environment-snapshot.js";
+import { SnapshotHolder } from "./snapshot-holder.js";
+
+const environment = "development";
+
+function feature(name: string): ClientFeature {
+  return {
+    name,
+    type: "release",
+    description: null,
+    project: "default",
+    enabled: true,
+    stale: false,
+    impressionData: false,
+    strategies: [{ name: "default", constraints: [], parameters: {} }],
+    variants: [],
+  };
+}
+
+/** Writes entries, names and index the way the admin's publisher orders them. */
+async function writeSnapshot(
+  cache: Cache,
+  {
+    revision,
+    names,
+    namesRevision = revision,
+    entries = names,
+  }: { revision: number; names: string[]; namesRevision?: number; entries?: string[] },
+) {
+  for (const name of entries) await cache.set(snapshotFeatureKey(environment, name), JSON.stringify(feature(name)));
+  await cache.setJson(snapshotSegmentsKey(environment), []);
+  await cache.setJson(snapshotNamesKey(environment), { revision: namesRevision, featureNames: names } satisfies SnapshotNames);
+  await cache.setJson(snapshotCacheKey(environment), { environment, revision, namesRevision } satisfies SnapshotIndex);
+}
+
+async function setup() {
+  const cache = createMemoryCache();
+  const bus = createMemoryBus();
+  await cache.setJson(snapshotEnvironmentsKey, [environment]);
+  const holder = new SnapshotHolder({ cache, bus, logger: createLogger({ service: "test", level: "silent" }), retryDelayMs: 10 });
+  /** Every snapshot the holder put in force. */
+  const swaps: EnvironmentSnapshot[] = [];
+  holder.onSwap((snapshot) => void swaps.push(snapshot));
+  const names = (snapshot: EnvironmentSnapshot) => [...snapshot.features.keys()];
+  return { cache, bus, holder, swaps, names };
+}
+
+let stopHolder: (() => void) | undefined;
+afterEach(() => {
+  stopHolder?.();
+  stopHolder = undefined;
+  vi.restoreAllMocks();
+});
+
+describe("SnapshotHolder", () => {
+  it("loads the flags of the names the index goes with, written at an earlier revision than the index", async () => {
+    const { cache, holder, swaps, names } = await setup();
+    stopHolder = () => holder.stop();
+    // The flags changed at revisions 4 and 5 without any coming or going since 3.
+    await writeSnapshot(cache, { revision: 5, namesRevision: 3, names: ["a", "b"] });
+    await holder.start();
+    expect(holder.get(environment).revision).toBe(5);
+    expect(names(holder.get(environment))).toEqual(["a", "b"]);
+    expect(swaps).toHaveLength(1);
+  });
+
+  it.each([
+    ["older", 4],
+    ["newer", 6],
+  ])("builds nothing from names %s than the index goes with, and asks the admin to write them again", async (_, namesRevision) => {
+    const { cache, bus, holder, swaps, names } = await setup();
+    stopHolder = () => holder.stop();
+    // b's entry is there, but names of another revision leave it out: a mix would serve a without b.
+    await writeSnapshot(cache, { revision: 5, names: ["a"], entries: ["a", "b"] });
+    await cache.setJson(snapshotNamesKey(environment), { revision: namesRevision, featureNames: ["a"] } satisfies SnapshotNames);
+    const namesRead = vi.spyOn(cache, "getJson");
+    let republished = 0;
+    bus.reply(topics.snapshotRepublish, async () => {
+      republished++;
+      await writeSnapshot(cache, { revision: 7, names: ["a", "b"] });
+      return { environments: [environment] };
+    });
+
+    await holder.start();
+    await vi.waitFor(() => expect(holder.has(environment)).toBe(true));
+    // Read again a few times before concluding the cache lost them, as for missing entries.
+    expect(namesRead.mock.calls.filter(([key]) => key === snapshotNamesKey(environment)).length).toBeGreaterThanOrEqual(3);
+    expect(republished).toBe(1);
+    expect(swaps.map((snapshot) => [snapshot.revision, names(snapshot)])).toEqual([[7, ["a", "b"]]]);
+  });
+
+  it("serves nothing while the names never match and the admin does not answer", async () => {
+    const { cache, holder, swaps } = await setup();
+    stopHolder = () => holder.stop();
+    await writeSnapshot(cache, { revision: 5, names: ["a"] });
+    await cache.setJson(snapshotNamesKey(environment), { revision: 2, featureNames: ["a"] } satisfies SnapshotNames);
+    await holder.start();
+    // The admin's republish request finds no responder; the holder keeps trying and serves nothing.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(holder.ready).toBe(false);
+    expect(() => holder.get(environment)).toThrow(/No flags loaded/);
+    expect(swaps).toEqual([]);
+  });
+
+  it("keeps the snapshot it holds when a reload finds names of another revision", async () => {
+    const { cache, bus, holder, swaps, names } = await setup();
+    stopHolder = () => holder.stop();
+    await writeSnapshot(cache, { revision: 5, names: ["a", "b"] });
+    await holder.start();
+    // A full notice, while the cache pairs an index with names that are not its own.
+    await writeSnapshot(cache, { revision: 6, names: ["a", "b", "c"] });
+    await cache.setJson(snapshotNamesKey(environment), { revision: 9, featureNames: ["c"] } satisfies SnapshotNames);
+    bus.publish(topics.snapshotUpdated.of(environment), { environment, revision: 6 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(holder.get(environment).revision).toBe(5);
+    expect(names(holder.get(environment))).toEqual(["a", "b"]);
+    expect(swaps).toHaveLength(1);
+  });
+
+  it("reads again when a writer moved the names on between its reads of the index and of the names", async () => {
+    const { cache, bus, holder, swaps, names } = await setup();
+    stopHolder = () => holder.stop();
+    await writeSnapshot(cache, { revision: 5, names: ["a", "b"] });
+    const getJson = cache.getJson.bind(cache);
+    let raced = false;
+    vi.spyOn(cache, "getJson").mockImplementation(async (key) => {
+      if (key === snapshotNamesKey(environment) && !raced) {
+        raced = true;
+        // The admin adds c after this reader has read the index of revision 5.
+        await writeSnapshot(cache, { revision: 6, names: ["a", "b", "c"] });
+      }
+      return getJson(key);
+    });
+    const republish = vi.fn(() => ({ environments: [environment] }));
+    bus.reply(topics.snapshotRepublish, republish);
+
+    await holder.start();
+    expect(raced).toBe(true);
+    expect(republish).not.toHaveBeenCalled();
+    // Not revision 5 with c's name, nor 6 without it: the next read finds index and names of 6.
+    expect(swaps.map((snapshot) => [snapshot.revision, names(snapshot)])).toEqual([[6, ["a", "b", "c"]]]);
+  });
+
+  it("treats an index without its names as an incomplete snapshot", async () => {
+    const { cache, bus, holder, swaps, names } = await setup();
+    stopHolder = () => holder.stop();
+    await writeSnapshot(cache, { revision: 5, names: ["a"] });
+    await cache.del(snapshotNamesKey(environment));
+    bus.reply(topics.snapshotRepublish, async () => {
+      await writeSnapshot(cache, { revision: 5, names: ["a"] });
+      return { environments: [environment] };
+    });
+    await holder.start();
+    await vi.waitFor(() => expect(holder.has(environment)).toBe(true));
+    expect(swaps.map((snapshot) => [snapshot.revision, names(snapshot)])).toEqual([[5, ["a"]]]);
+  });
+
+  it("reads neither index nor names for an announcement that follows the revision held", async () => {
+    const { cache, bus, holder, names } = await setup();
+    stopHolder = () => holder.stop();
+    await writeSnapshot(cache, { revision: 5, names: ["a", "b"] });
+    await holder.start();
+    const reads = vi.spyOn(cache, "getJson");
+    await cache.set(snapshotFeatureKey(environment, "c"), JSON.stringify(feature("c")));
+    bus.publish(topics.snapshotUpdated.of(environment), {
+      environment,
+      revision: 6,
+      previousRevision: 5,
+      changedFeatures: ["c"],
+      segmentsChanged: false,
+    });
+    await vi.waitFor(() => expect(holder.get(environment).revision).toBe(6));
+    expect(names(holder.get(environment))).toEqual(["a", "b", "c"]);
+    expect(reads).not.toHaveBeenCalled();
+  });
+});
