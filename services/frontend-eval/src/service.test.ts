@@ -19,23 +19,17 @@ import { createHttpApp, listen, withFastRoutes, type RunningServer } from "@vexi
 import { createLogger } from "@vexil/logger";
 import { publishTokenGrants, type VexilService } from "@vexil/runtime";
 import { z } from "zod";
+import { clientFeature } from "./client-feature.fixture.js";
 import { createFrontendEvalService } from "./service.js";
 
 const logger = createLogger({ service: "test", level: "silent" });
 
+/** A flag as the admin stores it for the client API: its strategy carries an id and sort order. */
 function feature(name: string, overrides: Partial<ClientFeature> = {}): ClientFeature {
-  return {
-    name,
-    type: "release",
-    description: null,
-    project: "default",
-    enabled: true,
-    stale: false,
-    impressionData: false,
+  return clientFeature(name, {
     strategies: [{ id: `${name}-s`, name: "default", sortOrder: 0, constraints: [], parameters: {}, variants: [] }],
-    variants: [],
     ...overrides,
-  };
+  });
 }
 
 const vipSegment: ClientSegment = {

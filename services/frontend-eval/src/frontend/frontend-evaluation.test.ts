@@ -2,40 +2,26 @@ import { describe, expect, it } from "vitest";
 import type { ClientFeature, ClientSegment } from "@vexil/contracts";
 import { EnvironmentSnapshot, nextSnapshot } from "../snapshots/environment-snapshot.js";
 import { frontendContext, frontendToggles, frontendTogglesJson } from "./frontend-evaluation.js";
-
-function feature(name: string, overrides: Partial<ClientFeature> = {}): ClientFeature {
-  return {
-    name,
-    type: "release",
-    description: null,
-    project: "default",
-    enabled: true,
-    stale: false,
-    impressionData: false,
-    strategies: [{ name: "default", constraints: [], parameters: {} }],
-    variants: [],
-    ...overrides,
-  };
-}
+import { clientFeature } from "../client-feature.fixture.js";
 
 const segments: ClientSegment[] = [{ id: 1, name: "vips", constraints: [{ contextName: "userId", operator: "IN", values: ["vip"] }] }];
 const features = [
-  feature("always"),
-  feature("off", { enabled: false }),
-  feature("watched", { impressionData: true }),
-  feature('für-alle-"quoted"'),
-  feature("elsewhere", { project: "other" }),
-  feature("vips-only", { strategies: [{ name: "default", constraints: [], parameters: {}, segments: [1] }] }),
-  feature("half", {
+  clientFeature("always"),
+  clientFeature("off", { enabled: false }),
+  clientFeature("watched", { impressionData: true }),
+  clientFeature('für-alle-"quoted"'),
+  clientFeature("elsewhere", { project: "other" }),
+  clientFeature("vips-only", { strategies: [{ name: "default", constraints: [], parameters: {}, segments: [1] }] }),
+  clientFeature("half", {
     strategies: [{ name: "flexibleRollout", constraints: [], parameters: { rollout: "50", stickiness: "userId", groupId: "half" } }],
   }),
-  feature("colours", {
+  clientFeature("colours", {
     variants: [
       { name: "red", weight: 500, weightType: "variable", stickiness: "userId", payload: { type: "json", value: '{"hex":"#f00"}' } },
       { name: "blue", weight: 500, weightType: "variable", stickiness: "userId" },
     ],
   }),
-  feature("strategy-variants", {
+  clientFeature("strategy-variants", {
     strategies: [
       {
         name: "default",
@@ -45,9 +31,9 @@ const features = [
       },
     ],
   }),
-  feature("child-of-half", { dependencies: [{ feature: "half" }] }),
-  feature("child-of-off", { dependencies: [{ feature: "off", enabled: false }] }),
-  feature("fixed-with-zero", {
+  clientFeature("child-of-half", { dependencies: [{ feature: "half" }] }),
+  clientFeature("child-of-off", { dependencies: [{ feature: "off", enabled: false }] }),
+  clientFeature("fixed-with-zero", {
     variants: [
       { name: "never", weight: 0, weightType: "fix", stickiness: "userId" },
       { name: "always", weight: 1000, weightType: "variable", stickiness: "userId" },
@@ -88,13 +74,13 @@ describe("frontendTogglesJson", () => {
     let current = EnvironmentSnapshot.from(stored).snapshot;
     // Switch off, move out of the scope, become context-dependent, come back as it was: each a new snapshot.
     const steps: ClientFeature[] = [
-      feature("always", { enabled: false }),
-      feature("always", { project: "other" }),
-      feature("always", {
+      clientFeature("always", { enabled: false }),
+      clientFeature("always", { project: "other" }),
+      clientFeature("always", {
         strategies: [{ name: "flexibleRollout", constraints: [], parameters: { rollout: "50", stickiness: "userId", groupId: "a" } }],
       }),
-      feature("half", { enabled: false }),
-      feature("always"),
+      clientFeature("half", { enabled: false }),
+      clientFeature("always"),
     ];
     for (const [index, changed] of steps.entries()) {
       expect(frontendTogglesJson(current, context, scope, options)).toBe(

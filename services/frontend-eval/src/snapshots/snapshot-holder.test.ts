@@ -8,29 +8,15 @@ import {
   snapshotNamesKey,
   snapshotSegmentsKey,
   topics,
-  type ClientFeature,
   type SnapshotIndex,
   type SnapshotNames,
 } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
 import type { EnvironmentSnapshot } from "./environment-snapshot.js";
 import { SnapshotHolder } from "./snapshot-holder.js";
+import { clientFeature } from "../client-feature.fixture.js";
 
 const environment = "development";
-
-function feature(name: string): ClientFeature {
-  return {
-    name,
-    type: "release",
-    description: null,
-    project: "default",
-    enabled: true,
-    stale: false,
-    impressionData: false,
-    strategies: [{ name: "default", constraints: [], parameters: {} }],
-    variants: [],
-  };
-}
 
 /** Writes entries, names and index the way the admin's publisher orders them. */
 async function writeSnapshot(
@@ -42,7 +28,7 @@ async function writeSnapshot(
     entries = names,
   }: { revision: number; names: string[]; namesRevision?: number; entries?: string[] },
 ) {
-  for (const name of entries) await cache.set(snapshotFeatureKey(environment, name), JSON.stringify(feature(name)));
+  for (const name of entries) await cache.set(snapshotFeatureKey(environment, name), JSON.stringify(clientFeature(name)));
   await cache.setJson(snapshotSegmentsKey(environment), []);
   await cache.setJson(snapshotNamesKey(environment), { revision: namesRevision, featureNames: names } satisfies SnapshotNames);
   await cache.setJson(snapshotCacheKey(environment), { environment, revision, namesRevision } satisfies SnapshotIndex);
@@ -176,7 +162,7 @@ describe("SnapshotHolder", () => {
     await writeSnapshot(cache, { revision: 5, names: ["a", "b"] });
     await holder.start();
     const reads = vi.spyOn(cache, "getJson");
-    await cache.set(snapshotFeatureKey(environment, "c"), JSON.stringify(feature("c")));
+    await cache.set(snapshotFeatureKey(environment, "c"), JSON.stringify(clientFeature("c")));
     bus.publish(topics.snapshotUpdated.of(environment), {
       environment,
       revision: 6,
