@@ -2,25 +2,15 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTokenSecret, tokenDigest, type TokenGrant } from "@vexil/auth";
 import { createMemoryBus } from "@vexil/bus";
-import { createMemoryCache, type Cache } from "@vexil/cache";
-import {
-  snapshotCacheKey,
-  snapshotEnvironmentsKey,
-  snapshotFeatureKey,
-  snapshotNamesKey,
-  snapshotSegmentsKey,
-  topics,
-  type ClientFeature,
-  type ClientSegment,
-  type SnapshotIndex,
-  type SnapshotNames,
-} from "@vexil/contracts";
+import { createMemoryCache } from "@vexil/cache";
+import { snapshotEnvironmentsKey, snapshotFeatureKey, topics, type ClientFeature, type ClientSegment } from "@vexil/contracts";
 import { createHttpApp, listen, withFastRoutes, type RunningServer } from "@vexil/http";
 import { createLogger } from "@vexil/logger";
 import { publishTokenGrants, type VexilService } from "@vexil/runtime";
 import { z } from "zod";
 import { clientFeature } from "./client-feature.fixture.js";
 import { createFrontendEvalService } from "./service.js";
+import { writeSnapshot } from "./snapshots/snapshot-cache.fixture.js";
 
 const logger = createLogger({ service: "test", level: "silent" });
 
@@ -79,18 +69,6 @@ function stored(revision: number, features: ClientFeature[], segments: ClientSeg
   return { revision, features, segments };
 }
 
-/** Writes the development snapshot's entries, names and index as the admin's publisher does. */
-async function writeSnapshot(cache: Cache, { revision, features, segments }: Stored) {
-  const before = (await cache.getJson<SnapshotNames>(snapshotNamesKey("development")))?.featureNames ?? [];
-  for (const name of before) await cache.del(snapshotFeatureKey("development", name));
-  for (const f of features) await cache.set(snapshotFeatureKey("development", f.name), JSON.stringify(f));
-  await cache.setJson(snapshotSegmentsKey("development"), segments);
-  const names: SnapshotNames = { revision, featureNames: features.map((f) => f.name).sort() };
-  await cache.setJson(snapshotNamesKey("development"), names);
-  const index: SnapshotIndex = { environment: "development", revision, namesRevision: revision };
-  await cache.setJson(snapshotCacheKey("development"), index);
-}
-
 function grant(secret: string, type: TokenGrant["type"], projects: string[], environment: string): TokenGrant {
   return { digest: tokenDigest(secret), tokenName: `${type}-token`, type, environment, projects, expiresAt: null };
 }
@@ -123,7 +101,7 @@ describe("frontend-eval service", () => {
 
   /** What the admin does after a change: write the snapshot, then announce it. */
   async function publish(snapshot: Stored, change: { previousRevision: number; changedFeatures: string[] } | undefined = undefined) {
-    await writeSnapshot(cache, snapshot);
+    await writeSnapshot(cache, "development", snapshot);
     bus.publish(topics.snapshotUpdated.of("development"), { environment: "development", revision: snapshot.revision, ...change });
   }
 
@@ -136,7 +114,7 @@ describe("frontend-eval service", () => {
       { ...grant(tokens.frontendExpired, "frontend", ["*"], "development"), expiresAt: "2020-01-01T00:00:00.000Z" },
     ]);
     await cache.setJson(snapshotEnvironmentsKey, ["development"]);
-    await writeSnapshot(cache, stored(10, initialFeatures));
+    await writeSnapshot(cache, "development", stored(10, initialFeatures));
     bus.subscribe(topics.featuresSeen, (payload) => {
       seen.push(payload);
     });
@@ -429,7 +407,7 @@ describe("frontend-eval service", () => {
       expect(delta.status).toBe(304);
       const gamma = initialFeatures.find((f) => f.name === "gamma")!;
       // alpha switched on, delta added, props removed; gamma untouched.
-      await writeSnapshot(cache, stored(13, [feature("alpha"), feature("delta"), gamma]));
+      await writeSnapshot(cache, "development", stored(13, [feature("alpha"), feature("delta"), gamma]));
       const reads = vi.spyOn(cache, "get");
       const readsJson = vi.spyOn(cache, "getJson");
       bus.publish(topics.snapshotUpdated.of("development"), {

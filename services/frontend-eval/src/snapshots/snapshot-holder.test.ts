@@ -1,38 +1,16 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createMemoryBus } from "@vexil/bus";
-import { createMemoryCache, type Cache } from "@vexil/cache";
-import {
-  snapshotCacheKey,
-  snapshotEnvironmentsKey,
-  snapshotFeatureKey,
-  snapshotNamesKey,
-  snapshotSegmentsKey,
-  topics,
-  type SnapshotIndex,
-  type SnapshotNames,
-} from "@vexil/contracts";
+import { createMemoryCache } from "@vexil/cache";
+import { snapshotEnvironmentsKey, snapshotFeatureKey, snapshotNamesKey, topics, type SnapshotNames } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
 import type { EnvironmentSnapshot } from "./environment-snapshot.js";
 import { SnapshotHolder } from "./snapshot-holder.js";
 import { clientFeature } from "../client-feature.fixture.js";
+import { writeSnapshot } from "./snapshot-cache.fixture.js";
 
 const environment = "development";
 
-/** Writes entries, names and index the way the admin's publisher orders them. */
-async function writeSnapshot(
-  cache: Cache,
-  {
-    revision,
-    names,
-    namesRevision = revision,
-    entries = names,
-  }: { revision: number; names: string[]; namesRevision?: number; entries?: string[] },
-) {
-  for (const name of entries) await cache.set(snapshotFeatureKey(environment, name), JSON.stringify(clientFeature(name)));
-  await cache.setJson(snapshotSegmentsKey(environment), []);
-  await cache.setJson(snapshotNamesKey(environment), { revision: namesRevision, featureNames: names } satisfies SnapshotNames);
-  await cache.setJson(snapshotCacheKey(environment), { environment, revision, namesRevision } satisfies SnapshotIndex);
-}
+const flags = (...names: string[]) => names.map((name) => clientFeature(name));
 
 async function setup() {
   const cache = createMemoryCache();
@@ -58,7 +36,7 @@ describe("SnapshotHolder", () => {
     const { cache, holder, swaps, names } = await setup();
     stopHolder = () => holder.stop();
     // The flags changed at revisions 4 and 5 without any coming or going since 3.
-    await writeSnapshot(cache, { revision: 5, namesRevision: 3, names: ["a", "b"] });
+    await writeSnapshot(cache, environment, { revision: 5, namesRevision: 3, features: flags("a", "b") });
     await holder.start();
     expect(holder.get(environment).revision).toBe(5);
     expect(names(holder.get(environment))).toEqual(["a", "b"]);
@@ -72,13 +50,13 @@ describe("SnapshotHolder", () => {
     const { cache, bus, holder, swaps, names } = await setup();
     stopHolder = () => holder.stop();
     // b's entry is there, but names of another revision leave it out: a mix would serve a without b.
-    await writeSnapshot(cache, { revision: 5, names: ["a"], entries: ["a", "b"] });
+    await writeSnapshot(cache, environment, { revision: 5, features: flags("a", "b"), names: ["a"] });
     await cache.setJson(snapshotNamesKey(environment), { revision: namesRevision, featureNames: ["a"] } satisfies SnapshotNames);
     const namesRead = vi.spyOn(cache, "getJson");
     let republished = 0;
     bus.reply(topics.snapshotRepublish, async () => {
       republished++;
-      await writeSnapshot(cache, { revision: 7, names: ["a", "b"] });
+      await writeSnapshot(cache, environment, { revision: 7, features: flags("a", "b") });
       return { environments: [environment] };
     });
 
@@ -93,7 +71,7 @@ describe("SnapshotHolder", () => {
   it("serves nothing while the names never match and the admin does not answer", async () => {
     const { cache, holder, swaps } = await setup();
     stopHolder = () => holder.stop();
-    await writeSnapshot(cache, { revision: 5, names: ["a"] });
+    await writeSnapshot(cache, environment, { revision: 5, features: flags("a") });
     await cache.setJson(snapshotNamesKey(environment), { revision: 2, featureNames: ["a"] } satisfies SnapshotNames);
     await holder.start();
     // The admin's republish request finds no responder; the holder keeps trying and serves nothing.
@@ -106,10 +84,10 @@ describe("SnapshotHolder", () => {
   it("keeps the snapshot it holds when a reload finds names of another revision", async () => {
     const { cache, bus, holder, swaps, names } = await setup();
     stopHolder = () => holder.stop();
-    await writeSnapshot(cache, { revision: 5, names: ["a", "b"] });
+    await writeSnapshot(cache, environment, { revision: 5, features: flags("a", "b") });
     await holder.start();
     // A full notice, while the cache pairs an index with names that are not its own.
-    await writeSnapshot(cache, { revision: 6, names: ["a", "b", "c"] });
+    await writeSnapshot(cache, environment, { revision: 6, features: flags("a", "b", "c") });
     await cache.setJson(snapshotNamesKey(environment), { revision: 9, featureNames: ["c"] } satisfies SnapshotNames);
     bus.publish(topics.snapshotUpdated.of(environment), { environment, revision: 6 });
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -121,14 +99,14 @@ describe("SnapshotHolder", () => {
   it("reads again when a writer moved the names on between its reads of the index and of the names", async () => {
     const { cache, bus, holder, swaps, names } = await setup();
     stopHolder = () => holder.stop();
-    await writeSnapshot(cache, { revision: 5, names: ["a", "b"] });
+    await writeSnapshot(cache, environment, { revision: 5, features: flags("a", "b") });
     const getJson = cache.getJson.bind(cache);
     let raced = false;
     vi.spyOn(cache, "getJson").mockImplementation(async (key) => {
       if (key === snapshotNamesKey(environment) && !raced) {
         raced = true;
         // The admin adds c after this reader has read the index of revision 5.
-        await writeSnapshot(cache, { revision: 6, names: ["a", "b", "c"] });
+        await writeSnapshot(cache, environment, { revision: 6, features: flags("a", "b", "c") });
       }
       return getJson(key);
     });
@@ -145,10 +123,10 @@ describe("SnapshotHolder", () => {
   it("treats an index without its names as an incomplete snapshot", async () => {
     const { cache, bus, holder, swaps, names } = await setup();
     stopHolder = () => holder.stop();
-    await writeSnapshot(cache, { revision: 5, names: ["a"] });
+    await writeSnapshot(cache, environment, { revision: 5, features: flags("a") });
     await cache.del(snapshotNamesKey(environment));
     bus.reply(topics.snapshotRepublish, async () => {
-      await writeSnapshot(cache, { revision: 5, names: ["a"] });
+      await writeSnapshot(cache, environment, { revision: 5, features: flags("a") });
       return { environments: [environment] };
     });
     await holder.start();
@@ -159,7 +137,7 @@ describe("SnapshotHolder", () => {
   it("reads neither index nor names for an announcement that follows the revision held", async () => {
     const { cache, bus, holder, names } = await setup();
     stopHolder = () => holder.stop();
-    await writeSnapshot(cache, { revision: 5, names: ["a", "b"] });
+    await writeSnapshot(cache, environment, { revision: 5, features: flags("a", "b") });
     await holder.start();
     const reads = vi.spyOn(cache, "getJson");
     await cache.set(snapshotFeatureKey(environment, "c"), JSON.stringify(clientFeature("c")));
