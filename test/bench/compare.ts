@@ -47,6 +47,8 @@ const warmupChanges = 10;
 const contexts = Number(process.env.BENCH_CONTEXTS ?? 200);
 
 const clientHeaders = { authorization: tokens.client, "unleash-client-spec": "5.2.0" };
+/** The official Node SDK fetches through minipass-fetch, which asks for compression unless told not to. */
+const sdkClientHeaders = { ...clientHeaders, "accept-encoding": "gzip,deflate" };
 
 interface Target {
   name: "Unleash" | "Vexil";
@@ -251,8 +253,16 @@ async function main() {
       rows.push(
         await sideBySide(
           targets,
-          `${flags} flags: \`/api/client/features\` full payload (body-discarding client)`,
+          `${flags} flags: \`/api/client/features\` full payload as the Node SDK asks for it (gzip, body-discarding client)`,
           flags >= 2000 ? 15 : undefined,
+          (t, seconds) => drainLoad(`${t.url}/api/client/features`, sdkClientHeaders, seconds),
+        ),
+      );
+      rows.push(
+        await sideBySide(
+          targets,
+          `${flags} flags: \`/api/client/features\` full payload without Accept-Encoding (body-discarding client)`,
+          undefined,
           (t, seconds) => drainLoad(`${t.url}/api/client/features`, clientHeaders, seconds),
         ),
       );
