@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { waitFor } from "./servers.js";
-import { freePortRange, repoRoot } from "./vexil-process.js";
+import { repoRoot, startOnFreePorts } from "./vexil-process.js";
 
 export const referenceUnleashVersion = "8.2.0";
 const defaultInstallDir = path.join(repoRoot, "test/.reference-unleash", referenceUnleashVersion);
@@ -102,69 +102,87 @@ export async function startReferenceUnleash(options: ReferenceUnleashOptions = {
   const postgres = options.postgres ?? localPostgres;
   const database = options.database ?? `reference_unleash_${process.pid}`;
   const dropDatabase = `DROP DATABASE IF EXISTS ${quoteIdentifier(database)} WITH (FORCE)`;
-  // The free port can be taken between choosing and binding it (another process's outgoing
-  // connection, say): Unleash then exits with EADDRINUSE, and another port on a fresh database is tried.
-  for (let attempt = 1; ; attempt++) {
-    await maintenance(installDir, postgres, [dropDatabase, `CREATE DATABASE ${quoteIdentifier(database)}`]);
-    const port = await freePortRange(1);
-    const child = spawn(process.execPath, [launcher], {
-      cwd: installDir,
-      env: {
-        ...process.env,
-        TZ: "UTC",
-        LOG_LEVEL: "error",
-        HTTP_HOST: "127.0.0.1",
-        HTTP_PORT: String(port),
-        DATABASE_HOST: postgres.host,
-        DATABASE_PORT: String(postgres.port),
-        DATABASE_USERNAME: postgres.user,
-        DATABASE_PASSWORD: postgres.password ?? "",
-        DATABASE_NAME: database,
-        DATABASE_SSL: "false",
-        INIT_ADMIN_API_TOKENS: options.adminTokens?.join(","),
-        INIT_CLIENT_API_TOKENS: options.clientTokens?.join(","),
-        INIT_FRONTEND_API_TOKENS: options.frontendTokens?.join(","),
-        // The SDK and metrics limits are lifted: contexts and benchmarks call far more often than one SDK.
-        SDK_API_RATE_LIMIT_PER_MINUTE: "100000000",
-        TOKEN_AUTHENTICATION_RATE_LIMIT_PER_MINUTE: "100000000",
-        REGISTER_CLIENT_RATE_LIMIT_PER_MINUTE: "100000000",
-        CLIENT_METRICS_RATE_LIMIT_PER_MINUTE: "100000000",
-        REGISTER_FRONTEND_RATE_LIMIT_PER_MINUTE: "100000000",
-        FRONTEND_METRICS_RATE_LIMIT_PER_MINUTE: "100000000",
-        // The frontend API otherwise refreshes its flag cache every 45 minutes.
-        FRONTEND_API_REFRESH_INTERVAL_MS: "500",
-        CHECK_VERSION: "false",
-        SEND_TELEMETRY: "false",
-        UNLEASH_SERVER_ENTRY: pathToFileURL(path.join(installDir, "node_modules/unleash-server/dist/lib/server-impl.js")).href,
-        ...options.env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    let running = true;
-    void exited.then(() => (running = false));
-
-    const url = `http://127.0.0.1:${port}`;
-    const stop = async () => {
-      if (running) {
-        child.kill("SIGTERM");
-        const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-        await exited;
-        clearTimeout(timer);
-      }
-      await maintenance(installDir, postgres, [dropDatabase]);
-    };
-    // Migrations on a fresh database take a while on a loaded machine; a server that exited is not waited for.
-    const settled = await waitFor(async () => !running || (await fetch(`${url}/health`)).ok, options.readyTimeoutMs ?? 180_000, 500);
-    if (settled && running) return { url, port, database, child, output: () => output, stop };
-    await stop();
-    if (!output.includes("EADDRINUSE") || attempt === 5) {
-      throw new Error(`unleash-server ${referenceUnleashVersion} did not become ready at ${url}:\n${output.slice(-4000)}`);
-    }
+  // A try whose port was taken exits with EADDRINUSE; the next one starts on a fresh database.
+  const started = await startOnFreePorts(
+    1,
+    async (port) => {
+      await maintenance(installDir, postgres, [dropDatabase, `CREATE DATABASE ${quoteIdentifier(database)}`]);
+      return launch(installDir, postgres, database, dropDatabase, port, options);
+    },
+    ({ ready, server }) => !ready && server.output().includes("EADDRINUSE"),
+    ({ server }) => server.stop(),
+  );
+  if (!started.ready) {
+    await started.server.stop();
+    throw new Error(
+      `unleash-server ${referenceUnleashVersion} did not become ready at ${started.server.url}:\n${started.server.output().slice(-4000)}`,
+    );
   }
+  return started.server;
+}
+
+/** Starts unleash-server on `port` against `database` and waits until it is healthy or has exited. */
+async function launch(
+  installDir: string,
+  postgres: PostgresConnection,
+  database: string,
+  dropDatabase: string,
+  port: number,
+  options: ReferenceUnleashOptions,
+): Promise<{ ready: boolean; server: ReferenceUnleash }> {
+  const child = spawn(process.execPath, [launcher], {
+    cwd: installDir,
+    env: {
+      ...process.env,
+      TZ: "UTC",
+      LOG_LEVEL: "error",
+      HTTP_HOST: "127.0.0.1",
+      HTTP_PORT: String(port),
+      DATABASE_HOST: postgres.host,
+      DATABASE_PORT: String(postgres.port),
+      DATABASE_USERNAME: postgres.user,
+      DATABASE_PASSWORD: postgres.password ?? "",
+      DATABASE_NAME: database,
+      DATABASE_SSL: "false",
+      INIT_ADMIN_API_TOKENS: options.adminTokens?.join(","),
+      INIT_CLIENT_API_TOKENS: options.clientTokens?.join(","),
+      INIT_FRONTEND_API_TOKENS: options.frontendTokens?.join(","),
+      // The SDK and metrics limits are lifted: contexts and benchmarks call far more often than one SDK.
+      SDK_API_RATE_LIMIT_PER_MINUTE: "100000000",
+      TOKEN_AUTHENTICATION_RATE_LIMIT_PER_MINUTE: "100000000",
+      REGISTER_CLIENT_RATE_LIMIT_PER_MINUTE: "100000000",
+      CLIENT_METRICS_RATE_LIMIT_PER_MINUTE: "100000000",
+      REGISTER_FRONTEND_RATE_LIMIT_PER_MINUTE: "100000000",
+      FRONTEND_METRICS_RATE_LIMIT_PER_MINUTE: "100000000",
+      // The frontend API otherwise refreshes its flag cache every 45 minutes.
+      FRONTEND_API_REFRESH_INTERVAL_MS: "500",
+      CHECK_VERSION: "false",
+      SEND_TELEMETRY: "false",
+      UNLEASH_SERVER_ENTRY: pathToFileURL(path.join(installDir, "node_modules/unleash-server/dist/lib/server-impl.js")).href,
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let running = true;
+  void exited.then(() => (running = false));
+
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (running) {
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await maintenance(installDir, postgres, [dropDatabase]);
+  };
+  // Migrations on a fresh database take a while on a loaded machine; a server that exited is not waited for.
+  const settled = await waitFor(async () => !running || (await fetch(`${url}/health`)).ok, options.readyTimeoutMs ?? 180_000, 500);
+  return { ready: settled && running, server: { url, port, database, child, output: () => output, stop } };
 }
 
 function run(command: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {

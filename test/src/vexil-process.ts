@@ -76,13 +76,31 @@ export interface VexilProcess {
 }
 
 /** `count` consecutive free ports on loopback (the cluster derives the services' ports from its base). */
-export async function freePortRange(count: number): Promise<number> {
+async function freePortRange(count: number): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const base = 20_000 + Math.floor(Math.random() * 40_000);
     const free = await Promise.all(Array.from({ length: count }, (_, i) => portIsFree(base + i)));
     if (free.every(Boolean)) return base;
   }
   throw new Error(`no ${count} consecutive free ports found`);
+}
+
+/**
+ * Starts a server on `count` consecutive free ports, and again on others when another process took
+ * one between the check and the listen (tests and benchmarks start servers side by side), at most
+ * five times: `lostPort` tells a try that failed that way, `discard` clears it away before the next.
+ */
+export async function startOnFreePorts<T>(
+  count: number,
+  start: (port: number) => Promise<T>,
+  lostPort: (started: T) => boolean,
+  discard: (started: T) => Promise<void>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const started = await start(await freePortRange(count));
+    if (attempt === 5 || !lostPort(started)) return started;
+    await discard(started);
+  }
 }
 
 function portIsFree(port: number): Promise<boolean> {
@@ -236,27 +254,28 @@ export async function startVexilProcess(options: VexilProcessOptions = {}): Prom
   let dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), "vexil-e2e-")));
   const args =
     mode === "single" ? [...(options.nodeArgs ?? []), gatewayEntry] : ["--import", "tsx", "--conditions=vexil-source", clusterEntry];
-  let port: number;
-  let spawned: SpawnedProcess;
-  let ready: boolean;
-  for (let attempt = 1; ; attempt++) {
-    port = await freePortRange(mode === "cluster" ? 5 : 1);
-    spawned = spawnInGroup(args, { LOG_LEVEL: "info", ...options.env, PORT: String(port), DATA_DIR: dataDir });
-    ready = await untilReady(
-      `http://127.0.0.1:${port}`,
-      spawned,
-      options.readyTimeoutMs ?? (mode === "cluster" ? 240_000 : 120_000),
-      options.until === "live" ? "/health" : "/ready",
-    );
-    // Another process took a port between the check and the listen (tests start side by side):
-    // start again on other ports, from an empty data dir when it is this start's own.
-    if (ready || !portTaken(spawned) || attempt === 5) break;
-    await stopGroup(spawned);
-    if (ownDataDir) {
-      await rm(dataDir, { recursive: true, force: true });
-      dataDir = await mkdtemp(path.join(tmpdir(), "vexil-e2e-"));
-    }
-  }
+  const { port, spawned, ready } = await startOnFreePorts(
+    mode === "cluster" ? 5 : 1,
+    async (port) => {
+      const spawned = spawnInGroup(args, { LOG_LEVEL: "info", ...options.env, PORT: String(port), DATA_DIR: dataDir });
+      const ready = await untilReady(
+        `http://127.0.0.1:${port}`,
+        spawned,
+        options.readyTimeoutMs ?? (mode === "cluster" ? 240_000 : 120_000),
+        options.until === "live" ? "/health" : "/ready",
+      );
+      return { port, spawned, ready };
+    },
+    (started) => !started.ready && portTaken(started.spawned),
+    // The next try starts from an empty data dir when it is this start's own.
+    async (started) => {
+      await stopGroup(started.spawned);
+      if (ownDataDir) {
+        await rm(dataDir, { recursive: true, force: true });
+        dataDir = await mkdtemp(path.join(tmpdir(), "vexil-e2e-"));
+      }
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   let logKept = false;
   const keepLog = async () => {
