@@ -107,6 +107,11 @@ export function describeCollectionContract(name: string, makeEngine: () => Promi
         expect(ids(await c.find({}, { sort: { project: 1, name: 1 } }))).toEqual([1, 2, 4, 3]);
         expect(ids(await c.find({}, { sort: { n: 1 }, skip: 1, limit: 2 }))).toEqual([2, 3]);
         expect(ids(await c.find({}, { sort: { n: 1 }, skip: 10 }))).toEqual([]);
+        // A field some documents lack, or hold other kinds of values in: missing first, numbers before strings.
+        expect(ids(await c.find({}, { sort: { "meta.level": -1, _id: 1 } }))).toEqual([4, 2, 1, 3]);
+        await c.updateOne({ _id: 3 }, { $set: { n: "three" } });
+        expect(ids(await c.find({}, { sort: { n: -1 } }))).toEqual([3, 4, 2, 1]);
+        expect((await c.findOne({}, { sort: { n: -1 } }))?._id).toBe(3);
       });
 
       it("projects by inclusion and exclusion", async () => {

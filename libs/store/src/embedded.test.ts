@@ -7,6 +7,7 @@ import { NotReady } from "@vexil/errors";
 import { describeCollectionContract } from "./collection.contract.js";
 import { describeConcurrencyContract } from "./concurrency.contract.js";
 import { describeDocumentContract } from "./documents.contract.js";
+import { ejsonOf, storable } from "./embedded/documents.js";
 import { fromEJSON, toEJSON } from "./embedded/ejson.js";
 import { describeTransactionContract } from "./transactions.contract.js";
 import { createEmbeddedEngine, DuplicateKeyError, type StoreEngine } from "./index.js";
@@ -315,7 +316,9 @@ const leaves: unknown[] = [
   null,
   undefined,
   new Date("2024-05-06T07:08:09.123Z"),
+  new Date("2024-05-06T07:08:09Z"),
   new Date(-86_400_000),
+  new Date(253_402_318_800_000),
   new BSON.ObjectId("507f1f77bcf86cd799439011"),
   new BSON.Decimal128("1.5"),
   { $date: "2024-01-01T00:00:00Z" },
@@ -352,6 +355,12 @@ describe("embedded engine: what a document reads back as", () => {
       );
     }
     await reopened.close();
+  });
+
+  it("is journaled as the text EJSON writes for it, whether its text is written directly or by EJSON", () => {
+    for (const [i, v] of shapes().entries()) {
+      expect(ejsonOf(storable("docs", { _id: i, v })), `shape ${i}`).toBe(toEJSON({ _id: i, v }));
+    }
   });
 
   it("refuses a document EJSON cannot write (an invalid Date, a forged BSON type)", async () => {

@@ -23,5 +23,7 @@ export type {
 } from "./collection.js";
 export { DocumentTooLargeError, DuplicateKeyError } from "./errors.js";
 export { createEmbeddedEngine, type EmbeddedEngineOptions } from "./embedded/engine.js";
+/** A deep copy of a document read from either engine, for a change that must leave the read one as it was. */
+export { copyOut as copyDocument } from "./embedded/documents.js";
 export { createMongoEngine, type MongoEngineOptions } from "./mongo/engine.js";
 export { backupStore, restoreStore, serializeBackup, parseBackup, type StoreBackup } from "./backup.js";

@@ -65,12 +65,17 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     const view = this.core.reader(options.session);
     const page = this.inIdOrder(view, filter, options.sort, options.skip ?? 0, options.limit || Infinity);
     if (page) return page.map((doc) => copyOut(project(doc, options.projection)) as P);
-    if (!options.sort && (options.limit ?? 0) >= 0) {
-      // Natural order needs no cursor: the matches, paged (mingo's cursor machinery showed in profiles of admin writes).
-      const skip = options.skip ?? 0;
-      return this.matching(view, filter)
-        .slice(skip, options.limit ? skip + options.limit : undefined)
-        .map((doc) => copyOut(project(doc, options.projection)) as P);
+    if ((options.limit ?? 0) >= 0) {
+      // Natural order, or a sort on plain values, needs no cursor: the matches, sorted and paged
+      // (mingo's cursor machinery showed in profiles of admin writes).
+      const matches = this.matching(view, filter);
+      const ordered = options.sort ? sortedOnPlainValues(matches, options.sort) : matches;
+      if (ordered) {
+        const skip = options.skip ?? 0;
+        return ordered
+          .slice(skip, options.limit ? skip + options.limit : undefined)
+          .map((doc) => copyOut(project(doc, options.projection)) as P);
+      }
     }
     let cursor = compileFilter(filter).find<Doc>(this.candidates(view, filter), options.projection);
     if (options.sort) cursor = cursor.sort(options.sort);
@@ -251,10 +256,46 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     if (isDocumentId(filter._id) && Object.keys(filter).length === 1) return view.get(this.name, filter._id);
     const inOrder = this.inIdOrder(view, filter, sort, 0, 1);
     if (inOrder) return inOrder[0];
+    if (sort) {
+      const matches = this.matching(view, filter);
+      return (sortedOnPlainValues(matches, sort) ?? compileFilter(filter).find<Doc>(matches).sort(sort).all())[0];
+    }
     const query = compileFilter(filter);
-    if (sort) return query.find<Doc>(this.candidates(view, filter)).sort(sort).limit(1).all()[0];
     return this.candidates(view, filter).find((doc) => query.test(doc));
   }
+}
+
+type PlainSortValue = "string" | "number" | "date";
+
+/** The kind of a value `sortedOnPlainValues` can order, or undefined. */
+function plainSortValue(value: unknown): PlainSortValue | undefined {
+  if (typeof value === "string") return "string";
+  if (typeof value === "number") return Number.isNaN(value) ? undefined : "number";
+  return value instanceof Date && !Number.isNaN(value.getTime()) ? "date" : undefined;
+}
+
+/**
+ * `docs` in the order mingo's `$sort` gives them, when each sort key is a top-level field holding
+ * values of one kind in every document (strings, numbers or Dates): a stable sort, as mingo's is
+ * (strings by UTF-16 code units, as its native sort compares them). Undefined otherwise, for
+ * mingo to sort.
+ */
+function sortedOnPlainValues(docs: Doc[], sort: Sort): Doc[] | undefined {
+  const keys = Object.entries(sort);
+  for (const [field] of keys) {
+    if (field.includes(".")) return undefined;
+    const kind = docs.length ? plainSortValue(docs[0]![field]) : undefined;
+    if (docs.length && (!kind || docs.some((doc) => plainSortValue(doc[field]) !== kind))) return undefined;
+  }
+  return [...docs].sort((a, b) => {
+    for (const [field, direction] of keys) {
+      const x = a[field] as string | number | Date;
+      const y = b[field] as string | number | Date;
+      const order = x < y ? -1 : x > y ? 1 : 0;
+      if (order !== 0) return order * direction;
+    }
+    return 0;
+  });
 }
 
 /** The values a filter condition accepts when it is an equality (`v`, `{ $eq: v }`, `{ $in: [...] }`) on scalars only. */

@@ -190,11 +190,7 @@ export class FeatureService {
     const now = this.deps.clock();
     const result = await this.deps.features.update(
       name,
-      async (doc) => {
-        // Mutations may change the copy they get in place; hooks must see the flag as it was.
-        const before = structuredClone(doc);
-        return withCollaborator(this.runHooks(before, await mutate(doc), now), actor, now);
-      },
+      async (doc, stored) => withCollaborator(this.runHooks(stored, await mutate(doc, stored), now), actor, now),
       tx.session,
     );
     for (const guard of this.guards) await guard(result.before, result.after);

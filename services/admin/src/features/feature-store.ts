@@ -1,5 +1,5 @@
 import { NotFoundError } from "@vexil/errors";
-import type { Collection, StoreEngine, StoreSession } from "@vexil/store";
+import { copyDocument, type Collection, type StoreEngine, type StoreSession } from "@vexil/store";
 import type { FeatureDocument } from "./feature-model.js";
 
 export interface FeatureQuery {
@@ -21,8 +21,8 @@ export interface FeatureSearch {
   exceptNames?: readonly string[];
 }
 
-/** A change to one flag: gets a copy of the stored document, returns the new one. */
-export type FeatureMutation = (feature: FeatureDocument) => FeatureDocument | Promise<FeatureDocument>;
+/** A change to one flag: gets a copy of the stored document to change, and the stored one (not to be changed); returns the new one. */
+export type FeatureMutation = (feature: FeatureDocument, stored: FeatureDocument) => FeatureDocument | Promise<FeatureDocument>;
 
 export interface FeatureStore {
   get(name: string, session?: StoreSession): Promise<FeatureDocument | null>;
@@ -146,7 +146,7 @@ export async function createFeatureStore(engine: StoreEngine): Promise<FeatureSt
     async update(name, mutate, session) {
       const before = await features.findOne({ _id: name }, { session });
       if (!before) throw new NotFoundError(`Could not find feature flag ${name}`);
-      const changed = await mutate(structuredClone(before));
+      const changed = await mutate(copyDocument(before), before);
       const after: FeatureDocument = { ...changed, _id: before._id, version: before.version + 1 };
       // Revived, or moved into another project: the project's live count grows.
       if (isLive(after) && (!isLive(before) || before.project !== after.project)) await guard(after.project, session);
