@@ -12,11 +12,17 @@ const environment = "development";
 
 const flags = (...names: string[]) => names.map((name) => clientFeature(name));
 
-async function setup() {
+async function setup({ compactAfterMs }: { compactAfterMs?: number } = {}) {
   const cache = createMemoryCache();
   const bus = createMemoryBus();
   await cache.setJson(snapshotEnvironmentsKey, [environment]);
-  const holder = new SnapshotHolder({ cache, bus, logger: createLogger({ service: "test", level: "silent" }), retryDelayMs: 10 });
+  const holder = new SnapshotHolder({
+    cache,
+    bus,
+    logger: createLogger({ service: "test", level: "silent" }),
+    retryDelayMs: 10,
+    compactAfterMs,
+  });
   /** Every snapshot the holder put in force. */
   const swaps: EnvironmentSnapshot[] = [];
   holder.onSwap((snapshot) => void swaps.push(snapshot));
@@ -151,5 +157,42 @@ describe("SnapshotHolder", () => {
     await vi.waitFor(() => expect(holder.get(environment).revision).toBe(6));
     expect(names(holder.get(environment))).toEqual(["a", "b", "c"]);
     expect(reads).not.toHaveBeenCalled();
+  });
+
+  it("builds a snapshot again whole once a tenth of its flags were patched in and changes pause, telling no listener", async () => {
+    const { cache, bus, holder, swaps } = await setup({ compactAfterMs: 20 });
+    stopHolder = () => holder.stop();
+    const twenty = flags(...Array.from({ length: 20 }, (_, i) => `flag-${String(i).padStart(2, "0")}`));
+    await writeSnapshot(cache, environment, { revision: 5, features: twenty });
+    await holder.start();
+    const change = async (revision: number, name: string) => {
+      await cache.set(snapshotFeatureKey(environment, name), JSON.stringify({ ...clientFeature(name), enabled: false }));
+      bus.publish(topics.snapshotUpdated.of(environment), {
+        environment,
+        revision,
+        previousRevision: revision - 1,
+        changedFeatures: [name],
+        segmentsChanged: false,
+      });
+      await vi.waitFor(() => expect(swaps.at(-1)?.revision).toBe(revision));
+      // The snapshot the change put in force (the holder may have built it again already).
+      return swaps.at(-1)!;
+    };
+
+    // One flag in twenty: patched in, and kept as it is.
+    const once = await change(6, "flag-03");
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(holder.get(environment)).toBe(once);
+
+    const twice = await change(7, "flag-11");
+    const texts = [...twice.featureJson];
+    await vi.waitFor(() => expect(holder.get(environment)).not.toBe(twice));
+    const rebuilt = holder.get(environment);
+    expect(rebuilt.revision).toBe(7);
+    expect([...rebuilt.featureJson]).toEqual(texts);
+    expect(rebuilt.features.get("flag-11")?.enabled).toBe(false);
+    expect([...rebuilt.compiled.features.keys()]).toEqual([...twice.compiled.features.keys()]);
+    expect(rebuilt.compiled.features.get("flag-03")).not.toBe(twice.compiled.features.get("flag-03"));
+    expect(swaps.map((snapshot) => snapshot.revision)).toEqual([5, 6, 7]);
   });
 });

@@ -29,6 +29,9 @@ interface History {
   events: DeltaEvent[];
 }
 
+/** Patched flags, as a share of an environment's flags, after which its snapshot is built again whole (see `compactLater`). */
+const patchedShareToRebuild = 0.1;
+
 /** Thrown when the cache does not hold a whole snapshot: the admin is asked to write it again. */
 class IncompleteSnapshot extends Error {}
 
@@ -53,6 +56,9 @@ export class SnapshotHolder {
   private lastRepublishAt = 0;
   private retryTimer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** Flags patched into each environment's snapshot since it was last built whole. */
+  private readonly patched = new Map<string, number>();
+  private readonly compactions = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly deps: {
@@ -63,6 +69,8 @@ export class SnapshotHolder {
       historyLimit?: number;
       /** Wait before reading again after the admin could not be asked for a rebuild. */
       retryDelayMs?: number;
+      /** How long changes must pause before a much-patched snapshot is built again whole. */
+      compactAfterMs?: number;
     },
   ) {}
 
@@ -79,6 +87,7 @@ export class SnapshotHolder {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.retryTimer);
+    for (const timer of this.compactions.values()) clearTimeout(timer);
     for (const subscription of this.subscriptions) subscription.unsubscribe();
   }
 
@@ -131,9 +140,13 @@ export class SnapshotHolder {
     return history.events.filter((event) => event.eventId > revision);
   }
 
-  /** Loads one environment; loads of the same environment run one after another. */
+  /** Loads one environment; loads (and rebuilds) of the same environment run one after another. */
   private load(environment: string, notice?: SnapshotUpdated): Promise<void> {
-    const next = (this.loading.get(environment) ?? Promise.resolve()).then(() => this.loadNow(environment, notice));
+    return this.inTurn(environment, () => this.loadNow(environment, notice));
+  }
+
+  private inTurn(environment: string, work: () => Promise<void> | void): Promise<void> {
+    const next = (this.loading.get(environment) ?? Promise.resolve()).then(work);
     const tracked = next.catch((err: unknown) => {
       if (err instanceof IncompleteSnapshot) {
         this.deps.logger.warn(
@@ -169,6 +182,9 @@ export class SnapshotHolder {
       : EnvironmentSnapshot.from(read as SnapshotTexts, previous);
     if (previous && previous.revision === snapshot.revision && changes.length === 0) return;
     this.snapshots.set(environment, snapshot);
+    // A first load is built whole; any later one patches the flags it re-reads into the held snapshot.
+    if (!previous) this.patched.delete(environment);
+    else this.compactLater(environment, follows ? (read as SnapshotChanges).features.size : changes.length);
     this.remember(environment, previous, snapshot, changes);
     for (const listener of this.listeners) {
       try {
@@ -177,6 +193,35 @@ export class SnapshotHolder {
         this.deps.logger.error({ err, environment }, "a snapshot listener failed");
       }
     }
+  }
+
+  /**
+   * Once a tenth of an environment's flags have been patched in since it was built whole, builds
+   * it again whole when changes pause (see `EnvironmentSnapshot.rebuilt`), so that after seeding
+   * or any run of changes answers cost closer to what they cost after a restart. The rebuilt
+   * snapshot holds the same flags at the same revision, so no listener hears of it.
+   */
+  private compactLater(environment: string, flagsPatched: number): void {
+    const patched = (this.patched.get(environment) ?? 0) + flagsPatched;
+    this.patched.set(environment, patched);
+    if (patched < this.get(environment).featureJson.size * patchedShareToRebuild) return;
+    clearTimeout(this.compactions.get(environment));
+    const timer = setTimeout(() => {
+      this.compactions.delete(environment);
+      void this.inTurn(environment, () => {
+        const held = this.snapshots.get(environment);
+        if (!held || this.stopped) return;
+        const started = performance.now();
+        this.snapshots.set(environment, held.rebuilt());
+        this.patched.delete(environment);
+        this.deps.logger.debug(
+          { environment, flags: held.featureJson.size, ms: performance.now() - started },
+          "snapshot built again whole",
+        );
+      });
+    }, this.deps.compactAfterMs ?? 1000);
+    timer.unref();
+    this.compactions.set(environment, timer);
   }
 
   /**
