@@ -198,7 +198,8 @@ export class SnapshotHolder {
   /**
    * Once a tenth of an environment's flags have been patched in since it was built whole, builds
    * it again whole when changes pause (see `EnvironmentSnapshot.rebuilt`), so that after seeding
-   * or any run of changes answers cost closer to what they cost after a restart. The rebuilt
+   * or any run of changes answers cost closer to what they cost after a restart. A rebuild holds
+   * the event loop (about 30 ms at 2,000 flags, 0.3–0.5 s at 50,000), hence the share. The rebuilt
    * snapshot holds the same flags at the same revision, so no listener hears of it.
    */
   private compactLater(environment: string, flagsPatched: number): void {
