@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ClientFeature, ClientSegment } from "@vexil/contracts";
 import { EnvironmentSnapshot, nextSnapshot } from "../snapshots/environment-snapshot.js";
-import { frontendContext, frontendToggles, frontendTogglesJson } from "./frontend-evaluation.js";
+import { frontendContext, frontendToggles, frontendTogglesText } from "./frontend-evaluation.js";
 import { clientFeature } from "../client-feature.fixture.js";
 
 const segments: ClientSegment[] = [{ id: 1, name: "vips", constraints: [{ contextName: "userId", operator: "IN", values: ["vip"] }] }];
@@ -18,7 +18,7 @@ const features = [
   clientFeature("colours", {
     variants: [
       { name: "red", weight: 500, weightType: "variable", stickiness: "userId", payload: { type: "json", value: '{"hex":"#f00"}' } },
-      { name: "blue", weight: 500, weightType: "variable", stickiness: "userId" },
+      { name: "blue", weight: 500, weightType: "variable", stickiness: "userId", payload: { type: "string", value: "grün 😀" } },
     ],
   }),
   clientFeature("strategy-variants", {
@@ -50,7 +50,7 @@ const stored = {
 const { snapshot } = EnvironmentSnapshot.from(stored);
 const options = { random: () => 0.42, now: () => 0 };
 
-describe("frontendTogglesJson", () => {
+describe("frontendTogglesText", () => {
   it("writes exactly what serialising the toggles writes, for every user and scope", () => {
     const scopes = [
       { projects: undefined, namePrefix: undefined },
@@ -61,8 +61,8 @@ describe("frontendTogglesJson", () => {
         const context = frontendContext({ userId, sessionId: "s" }, "127.0.0.1");
         const expected = JSON.stringify({ toggles: frontendToggles(snapshot, context, scope, options) });
         // Twice: the second answer comes from the pieces kept for this snapshot.
-        expect(frontendTogglesJson(snapshot, context, scope, options)).toBe(expected);
-        expect(frontendTogglesJson(snapshot, context, scope, options)).toBe(expected);
+        expect(frontendTogglesText(snapshot, context, scope, options)).toEqual({ json: expected, bytes: Buffer.byteLength(expected) });
+        expect(frontendTogglesText(snapshot, context, scope, options)).toEqual({ json: expected, bytes: Buffer.byteLength(expected) });
       }
     }
   });
@@ -83,7 +83,7 @@ describe("frontendTogglesJson", () => {
       clientFeature("always"),
     ];
     for (const [index, changed] of steps.entries()) {
-      expect(frontendTogglesJson(current, context, scope, options)).toBe(
+      expect(frontendTogglesText(current, context, scope, options).json).toBe(
         JSON.stringify({ toggles: frontendToggles(current, context, scope, options) }),
       );
       current = nextSnapshot(current, {
@@ -92,15 +92,15 @@ describe("frontendTogglesJson", () => {
         segments,
       }).snapshot;
       const expected = JSON.stringify({ toggles: frontendToggles(current, context, scope, options) });
-      expect(frontendTogglesJson(current, context, scope, options)).toBe(expected);
+      expect(frontendTogglesText(current, context, scope, options).json).toBe(expected);
     }
   });
 
   it("leaves out disabled flags and flags outside the scope", () => {
     const context = frontendContext({ userId: "nobody", sessionId: "s" }, undefined);
-    const names = JSON.parse(frontendTogglesJson(snapshot, context, { projects: ["default"], namePrefix: undefined }, options)).toggles.map(
-      (toggle: { name: string }) => toggle.name,
-    );
+    const names = JSON.parse(
+      frontendTogglesText(snapshot, context, { projects: ["default"], namePrefix: undefined }, options).json,
+    ).toggles.map((toggle: { name: string }) => toggle.name);
     expect(names).not.toContain("off");
     expect(names).not.toContain("elsewhere");
     expect(names).not.toContain("vips-only");

