@@ -65,10 +65,10 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     const view = this.core.reader(options.session);
     const page = this.inIdOrder(view, filter, options.sort, options.skip ?? 0, options.limit || Infinity);
     if (page) return page.map((doc) => copyOut(project(doc, options.projection)) as P);
+    const matches = this.matching(view, filter);
     if ((options.limit ?? 0) >= 0) {
       // Natural order, or a sort on plain values, needs no cursor: the matches, sorted and paged
       // (mingo's cursor machinery showed in profiles of admin writes).
-      const matches = this.matching(view, filter);
       const ordered = options.sort ? sortedOnPlainValues(matches, options.sort) : matches;
       if (ordered) {
         const skip = options.skip ?? 0;
@@ -77,7 +77,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
           .map((doc) => copyOut(project(doc, options.projection)) as P);
       }
     }
-    let cursor = compileFilter(filter).find<Doc>(this.candidates(view, filter), options.projection);
+    let cursor = compileFilter(filter).find<Doc>(matches, options.projection);
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
