@@ -3,7 +3,7 @@ import { readAuthorization, type ApiTokenType, type TokenGrant, type TokenSet } 
 import { clientFeaturesQuerySchema, clientSpecHeader, frontendContextQuerySchema } from "@vexil/contracts";
 import type { FastRoute } from "@vexil/http";
 import { featuresResponse, inlineSegmentsFor, matchesEtag, preferredCoding } from "./client/features-response.js";
-import { frontendContext, frontendTogglesText } from "./frontend/frontend-evaluation.js";
+import { frontendContext, frontendTogglesText, sendJsonText } from "./frontend/frontend-evaluation.js";
 import { environmentFor, scopeFor, type FeatureScope } from "./snapshots/scope.js";
 import type { SnapshotHolder } from "./snapshots/snapshot-holder.js";
 
@@ -72,9 +72,7 @@ export function sdkFastRoutes({
       const query = frontendContextQuerySchema.safeParse(request.query());
       if (!query.success) return false;
       tokens.recordUse(known.grant);
-      const answer = frontendTogglesText(snapshots.get(environment), frontendContext(query.data, request.ip()), known.scope);
-      res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": answer.bytes });
-      res.end(answer.json);
+      sendJsonText(res, frontendTogglesText(snapshots.get(environment), frontendContext(query.data, request.ip()), known.scope));
       return true;
     },
   };

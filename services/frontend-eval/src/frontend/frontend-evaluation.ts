@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { ServerResponse } from "node:http";
 import type { FrontendToggle } from "@vexil/contracts";
 import {
   contextFreeResult,
@@ -80,6 +81,12 @@ export interface JsonText {
 }
 
 const textOf = (json: string): JsonText => ({ json, bytes: Buffer.byteLength(json) });
+
+/** A 200 with the JSON text and its Content-Length (so it is neither measured again nor sent in chunks). */
+export function sendJsonText(res: ServerResponse, text: JsonText): void {
+  res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": text.bytes });
+  res.end(text.json);
+}
 
 /** JSON text of the evaluator's shared (frozen) variant answers, such as "no variant". */
 const sharedVariantText = new WeakMap<VariantResult, JsonText>();

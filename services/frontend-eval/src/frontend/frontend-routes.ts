@@ -8,7 +8,7 @@ import { featuresUsed, type SeenFeatures } from "../metrics/seen-features.js";
 import { grantOf } from "../request-scope.js";
 import { environmentFor, scopeFor } from "../snapshots/scope.js";
 import type { SnapshotHolder } from "../snapshots/snapshot-holder.js";
-import { frontendContext, frontendToggles, frontendTogglesText } from "./frontend-evaluation.js";
+import { frontendContext, frontendToggles, frontendTogglesText, sendJsonText } from "./frontend-evaluation.js";
 
 /** `/api/frontend`: evaluation for browser and mobile SDKs with a frontend token. */
 export function frontendRoutes({
@@ -35,9 +35,7 @@ export function frontendRoutes({
     }
     const grant = grantOf(req);
     const snapshot = snapshots.get(environmentFor(grant, has));
-    const answer = frontendTogglesText(snapshot, frontendContext(query.data, req.ip), scopeFor(grant));
-    res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": answer.bytes });
-    res.end(answer.json);
+    sendJsonText(res, frontendTogglesText(snapshot, frontendContext(query.data, req.ip), scopeFor(grant)));
   });
 
   const { postFeatures, register, metrics } = frontendContract;
