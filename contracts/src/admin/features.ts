@@ -201,7 +201,8 @@ export const featuresContract = c.router(
       path: `${feature}/environments/:environment/variants`,
       summary: "Replace the variants of a feature in an environment",
       description:
-        "Replaces the flag's variants in the environment. `fix` weights are kept, the rest of 1000 is spread over the `variable` ones in the given order; names must be unique.",
+        "Replaces the flag's variants in the environment. `fix` weights are kept, the rest of 1000 is spread over the `variable` ones in the given order; names must be unique. " +
+        "Accepted on every flag; stock Unleash 8.2.0 refuses environment variants (403, deprecated in favour of strategy variants) unless it runs with `UNLEASH_EXPERIMENTAL_ENABLE_LEGACY_VARIANTS=true`.",
       metadata: {
         requestExample: [
           { name: "blue", weight: 500, weightType: "variable", stickiness: "userId", payload: { type: "json", value: '{"color":"blue"}' } },
