@@ -1,5 +1,5 @@
 import { compileConstraint, never, type Check } from "./constraints.js";
-import { knownStrategyRule } from "./strategies.js";
+import { knownStrategyRule, strategyDecision, type StrategyDecision } from "./strategies.js";
 import type { ClientFeature, ClientFeaturesPayload, ClientStrategy, Segment } from "./types.js";
 import { compileVariants, type CompiledVariants } from "./variants.js";
 
@@ -10,6 +10,8 @@ export interface CompiledStrategy {
   variants: CompiledVariants | undefined;
   /** Matches every context: the `default` strategy without constraints or segments. */
   unconditional: boolean;
+  /** How it decides who it matches (for reporting why a flag answered as it did, never for evaluating). */
+  decides: StrategyDecision;
 }
 
 export interface CompiledDependency {
@@ -36,7 +38,7 @@ export interface CompiledSnapshot {
 }
 
 // A feature with an empty strategy list is on for everyone, as in Unleash.
-export const ON_FOR_ALL: CompiledStrategy = { checks: [], variants: undefined, unconditional: true };
+export const ON_FOR_ALL: CompiledStrategy = { checks: [], variants: undefined, unconditional: true, decides: "everyone" };
 
 export function compileSnapshot(payload: ClientFeaturesPayload): CompiledSnapshot {
   const segments = new Map<number, Segment>();
@@ -123,5 +125,6 @@ export function compileStrategy(strategy: ClientStrategy, featureName: string, s
     // "undefined" when it has none (not the flag name, as flexibleRollout's own rollout does).
     variants: compileVariants(strategy.variants, `${parameters.groupId}`, parameters.stickiness || "default"),
     unconditional: strategy.name === "default" && checks.length === 1,
+    decides: strategyDecision(strategy, parts.constraints.length + parts.segments.length > 0),
   };
 }

@@ -24,7 +24,7 @@ const UNKNOWN_FEATURE: EvaluationResult = Object.freeze({
 });
 
 /** The strategy that switches the feature on for this context, or undefined when it is off. */
-function matchingStrategy(feature: CompiledFeature, context: Context, options: EvaluateOptions): CompiledStrategy | undefined {
+export function matchingStrategy(feature: CompiledFeature, context: Context, options: EvaluateOptions): CompiledStrategy | undefined {
   if (!feature.enabled || !dependenciesMet(feature, context, options)) return undefined;
   for (const strategy of feature.strategies) {
     if (passesAll(strategy.checks, context, options)) return strategy;

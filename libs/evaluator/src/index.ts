@@ -6,6 +6,9 @@ export { compileConstraint } from "./constraints.js";
 export type { Check } from "./constraints.js";
 export type { DeltaEvent } from "./delta.js";
 export { contextFreeResult, evaluate, evaluateAll, evaluateFeature } from "./evaluate.js";
+/** The answer with the reason for it, in OpenFeature's terms (OFREP). */
+export { evaluateWithResolution } from "./resolution.js";
+export type { Resolution } from "./resolution.js";
 /** Why a feature is on or off: per constraint, segment and strategy (the admin playground). */
 export { explainAll } from "./explain.js";
 export type { ConstraintOutcome, FeatureExplanation, SegmentOutcome, StrategyOutcome } from "./explain.js";

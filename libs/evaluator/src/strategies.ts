@@ -55,6 +55,38 @@ export function knownStrategyRule(strategy: ClientStrategy, featureName: string)
   }
 }
 
+/**
+ * How a strategy decides whom it matches: `everyone` (the same for every context), `share` (a
+ * rollout below 100 % draws users by hash or at random) or `rule` (constraints, segments, lists
+ * of users, addresses or hosts, a sticky field the context must carry, or an unknown strategy).
+ */
+export type StrategyDecision = "everyone" | "share" | "rule";
+
+export function strategyDecision(strategy: ClientStrategy, constrained: boolean): StrategyDecision {
+  const parameters: Record<string, unknown> = strategy.parameters ?? {};
+  const percentage = (key: string) => Number(param(parameters, key));
+  const share = (value: number) => value > 0 && value < 100;
+  switch (strategy.name) {
+    case "default":
+      return constrained ? "rule" : "everyone";
+    case "flexibleRollout": {
+      if (share(percentage("rollout"))) return "share";
+      // At 100 % the default and random stickiness match everyone; a named field must be in the context.
+      const stickiness = param(parameters, "stickiness") || "default";
+      const everyone = percentage("rollout") >= 100 && (stickiness === "default" || stickiness === "random");
+      return everyone && !constrained ? "everyone" : "rule";
+    }
+    case "gradualRolloutUserId":
+    case "gradualRolloutSessionId":
+      return share(percentage("percentage")) ? "share" : "rule";
+    case "gradualRolloutRandom":
+      if (share(percentage("percentage"))) return "share";
+      return percentage("percentage") >= 100 && !constrained ? "everyone" : "rule";
+    default:
+      return "rule";
+  }
+}
+
 function flexibleRollout(parameters: Record<string, unknown>, featureName: string): Check {
   const rollout = Number(param(parameters, "rollout"));
   if (!(rollout > 0)) return never;

@@ -41,7 +41,7 @@ export function compileVariants(
   };
 }
 
-function findOverride(compiled: CompiledVariants, context: Context): Variant | undefined {
+export function findOverride(compiled: CompiledVariants, context: Context): Variant | undefined {
   for (const { variant, rules } of compiled.overrides) {
     for (const rule of rules) {
       const value = resolveContextValue(context, rule.contextName);
