@@ -29,11 +29,16 @@ export const ofrepContract = c.router(
         "environment and projects apply. Evaluated by the same evaluator as the Unleash SDK APIs: without a variant the " +
         "value is the flag's enabled state (a boolean; variant `enabled` or `disabled`); with a variant the value is its " +
         "payload (`json` as an object, `number` as a number, `string` and `csv` as a string, or the variant name when it has " +
-        "none) and `variant` is the variant name. Reasons: `DISABLED` (off in the environment), `SPLIT` (a weighted variant), " +
-        "`STATIC` (on for everyone), `TARGETING_MATCH` (decided by strategies, constraints, segments or dependencies). " +
-        "Errors: 404 `FLAG_NOT_FOUND` (unknown or outside the token's projects), 400 `PARSE_ERROR` (body not JSON), " +
-        "`TARGETING_KEY_MISSING` (no `context.targetingKey`), `INVALID_CONTEXT` (context not an object, or a value that is " +
-        "not a string, number or boolean), 500 `GENERAL`.",
+        "none) and `variant` is the variant name. `context.targetingKey` becomes the Unleash `userId` and may be left out " +
+        "(an anonymous user: Unleash's rules for a context without `userId` apply, so user lists and `userId` constraints " +
+        "do not match and a `default`-stickiness rollout uses `sessionId`, else a random draw). Reasons (OpenFeature's): " +
+        "`DISABLED` (off in the environment), `DEFAULT` (on, but nothing matched this context: the off answer), `STATIC` " +
+        "(the same answer for every context), `SPLIT` (a rollout share or a weighted variant drew this context), " +
+        "`TARGETING_MATCH` (constraints, segments, user lists, a sticky field, variant overrides or dependencies decided). " +
+        "A provider reports `ERROR` itself for an error body or a value of another type than asked. " +
+        "Errors: 404 `FLAG_NOT_FOUND` (unknown or outside the token's projects), 400 `PARSE_ERROR` (body not a JSON object), " +
+        "`INVALID_CONTEXT` (context or `targetingKey` of the wrong type, or a value that is not a string, number or " +
+        "boolean), 500 `GENERAL`.",
       pathParams: z.object({ key: z.string().describe("The flag name") }),
       contentType: "application/json",
       body: ofrepEvaluationRequestSchema,
@@ -56,7 +61,8 @@ export const ofrepContract = c.router(
         "every flag in the token's projects and environment, disabled ones included, evaluated for one context, each as in " +
         "the single-flag operation. The answer carries an `ETag` (the snapshot revision and a digest of the context and " +
         "scope); sending it back in `If-None-Match` gets 304 while neither flags nor context changed. A request refused " +
-        "whole answers 400 with `PARSE_ERROR`, `TARGETING_KEY_MISSING` or `INVALID_CONTEXT`.",
+        "whole answers 400 with `PARSE_ERROR` or `INVALID_CONTEXT`; a context without `targetingKey` is evaluated as " +
+        "an anonymous user.",
       headers: z.object({ "if-none-match": z.string().optional().describe("The ETag of an earlier answer") }),
       contentType: "application/json",
       body: ofrepEvaluationRequestSchema,

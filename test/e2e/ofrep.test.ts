@@ -13,7 +13,8 @@ import { startVexilProcess, type VexilProcess } from "../src/vexil-process.js";
  * OFREP on a running Vexil, through the OpenFeature providers users install: the server provider
  * (`@openfeature/ofrep-provider` on `@openfeature/server-sdk`) with a client token, and the web
  * provider (`@openfeature/ofrep-web-provider` on `@openfeature/web-sdk`, polling with ETags) with
- * a frontend token, on flags with targeting in the default project and in a fresh one.
+ * a frontend token, for identified and anonymous users (no `targetingKey`), on flags with
+ * targeting in the default project and in a fresh one; each answer with OpenFeature's reason.
  */
 const tokens = {
   admin: tokenSecret("*", "*"),
@@ -21,7 +22,14 @@ const tokens = {
   frontend: tokenSecret("*", "development"),
 };
 const project = `ofrep-${randomUUID().slice(0, 6)}`;
-const flags = { targeted: "ofrep-targeted", variant: "ofrep-variant", off: "ofrep-off" };
+const flags = {
+  targeted: "ofrep-targeted",
+  variant: "ofrep-variant",
+  off: "ofrep-off",
+  everyone: "ofrep-everyone",
+  premium: "ofrep-premium",
+  ab: "ofrep-ab",
+};
 let vexil: VexilProcess;
 
 const call = (path: string, init: { method?: string; body?: unknown; token?: string | null; headers?: Record<string, string> } = {}) =>
@@ -35,6 +43,14 @@ const call = (path: string, init: { method?: string; body?: unknown; token?: str
     body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
   });
 
+const variant = (name: string, weight: number, extra: Record<string, unknown> = {}) => ({
+  name,
+  weight,
+  weightType: "variable",
+  stickiness: "default",
+  ...extra,
+});
+
 beforeAll(async () => {
   vexil = await startVexilProcess({
     env: { INIT_ADMIN_API_TOKENS: tokens.admin, INIT_CLIENT_API_TOKENS: tokens.client, INIT_FRONTEND_API_TOKENS: tokens.frontend },
@@ -42,13 +58,32 @@ beforeAll(async () => {
   expect((await call("/api/admin/projects", { method: "POST", body: { id: project, name: project } })).status).toBe(201);
   const inDefault = flagAdmin((path, init) => call(path, init));
   const inFresh = flagAdmin((path, init) => call(path, init), project);
-  // Default project: on for alice only.
+  // Default project: on for alice only; on for everyone; on for plan=premium; a 50/50 A/B test; off.
   await inDefault.createFeature(flags.targeted);
   await inDefault.addStrategy(flags.targeted, "development", {
     name: "default",
     constraints: [{ contextName: "userId", operator: "IN", values: ["alice"] }],
   });
   await inDefault.setEnabled(flags.targeted, "development", true);
+  await inDefault.createFeature(flags.everyone);
+  await inDefault.addStrategy(flags.everyone, "development", { name: "default" });
+  await inDefault.setEnabled(flags.everyone, "development", true);
+  await inDefault.createFeature(flags.premium);
+  await inDefault.addStrategy(flags.premium, "development", {
+    name: "default",
+    constraints: [{ contextName: "plan", operator: "IN", values: ["premium"] }],
+  });
+  await inDefault.setEnabled(flags.premium, "development", true);
+  await inDefault.createFeature(flags.ab);
+  await inDefault.addStrategy(flags.ab, "development", {
+    name: "flexibleRollout",
+    parameters: { rollout: "100", stickiness: "default", groupId: flags.ab },
+    variants: [
+      variant("a", 500, { payload: { type: "string", value: "A" } }),
+      variant("b", 500, { payload: { type: "string", value: "B" } }),
+    ],
+  });
+  await inDefault.setEnabled(flags.ab, "development", true);
   await inDefault.createFeature(flags.off);
   // Fresh project: everyone on, with a JSON variant for plan=premium and a string one otherwise.
   await inFresh.createFeature(flags.variant);
@@ -57,15 +92,12 @@ beforeAll(async () => {
     parameters: { rollout: "100", stickiness: "default", groupId: flags.variant },
   });
   await inFresh.setVariants(flags.variant, "development", [
-    {
-      name: "premium",
-      weight: 0,
+    variant("premium", 0, {
       weightType: "fix",
-      stickiness: "default",
       payload: { type: "json", value: '{"color":"gold"}' },
       overrides: [{ contextName: "plan", values: ["premium"] }],
-    },
-    { name: "basic", weight: 1000, weightType: "variable", stickiness: "default", payload: { type: "string", value: "grey" } },
+    }),
+    variant("basic", 1000, { payload: { type: "string", value: "grey" } }),
   ]);
   await inFresh.setEnabled(flags.variant, "development", true);
 });
@@ -77,34 +109,63 @@ afterAll(async () => {
 });
 
 describe("@openfeature/ofrep-provider on @openfeature/server-sdk (client token)", () => {
-  it("evaluates with targeting, variants with payloads, disabled and unknown flags", async () => {
+  beforeAll(async () => {
     await ServerOpenFeature.setProviderAndWait(
       new OFREPProvider({ baseUrl: vexil.url, headers: { Authorization: `Bearer ${tokens.client}` } }),
     );
-    const client = ServerOpenFeature.getClient();
+  });
 
+  it("evaluates an identified user: targeting, variants with payloads, splits, disabled and unknown flags, with their reasons", async () => {
+    const client = ServerOpenFeature.getClient();
     const alice = await client.getBooleanDetails(flags.targeted, false, { targetingKey: "alice" });
     expect(alice).toMatchObject({ value: true, reason: "TARGETING_MATCH", variant: "enabled" });
     expect(alice.errorCode).toBeUndefined();
-    expect(await client.getBooleanDetails(flags.targeted, true, { targetingKey: "bob" })).toMatchObject({
-      value: false,
-      variant: "disabled",
-    });
+    const bob = await client.getBooleanDetails(flags.targeted, true, { targetingKey: "bob" });
+    expect(bob).toMatchObject({ value: false, variant: "disabled", reason: "DEFAULT" });
+    expect(bob.errorCode).toBeUndefined();
+    expect(await client.getBooleanDetails(flags.everyone, false, { targetingKey: "bob" })).toMatchObject({ value: true, reason: "STATIC" });
 
     const premium = await client.getObjectDetails(flags.variant, {}, { targetingKey: "carol", plan: "premium" });
-    expect(premium).toMatchObject({ value: { color: "gold" }, variant: "premium" });
+    expect(premium).toMatchObject({ value: { color: "gold" }, variant: "premium", reason: "TARGETING_MATCH" });
     const basic = await client.getStringDetails(flags.variant, "none", { targetingKey: "dave", plan: "free" });
-    expect(basic).toMatchObject({ value: "grey", variant: "basic", reason: "SPLIT" });
+    expect(basic).toMatchObject({ value: "grey", variant: "basic", reason: "TARGETING_MATCH" });
+    const ab = await client.getStringDetails(flags.ab, "none", { targetingKey: "dave" });
+    expect(ab).toMatchObject({ reason: "SPLIT" });
+    expect(["A", "B"]).toContain(ab.value);
+    // Sticky: the same user gets the same side again.
+    expect((await client.getStringDetails(flags.ab, "none", { targetingKey: "dave" })).value).toBe(ab.value);
 
     expect(await client.getBooleanDetails(flags.off, true, { targetingKey: "alice" })).toMatchObject({ value: false, reason: "DISABLED" });
     const missing = await client.getBooleanDetails("no-such-flag", true, { targetingKey: "alice" });
-    expect(missing).toMatchObject({ value: true, errorCode: "FLAG_NOT_FOUND" });
+    expect(missing).toMatchObject({ value: true, reason: "ERROR", errorCode: "FLAG_NOT_FOUND" });
+    const wrongType = await client.getStringDetails(flags.everyone, "fallback", { targetingKey: "alice" });
+    expect(wrongType).toMatchObject({ value: "fallback", reason: "ERROR", errorCode: "TYPE_MISMATCH" });
+  });
+
+  it("evaluates an anonymous user (no targetingKey) by Unleash's rules for a context without userId", async () => {
+    const client = ServerOpenFeature.getClient();
+    const targeted = await client.getBooleanDetails(flags.targeted, true, {});
+    expect(targeted).toMatchObject({ value: false, reason: "DEFAULT" });
+    expect(targeted.errorCode).toBeUndefined();
+    expect(await client.getBooleanDetails(flags.everyone, false)).toMatchObject({ value: true, reason: "STATIC" });
+    expect(await client.getBooleanDetails(flags.premium, false, { plan: "premium" })).toMatchObject({
+      value: true,
+      reason: "TARGETING_MATCH",
+    });
+    expect(await client.getBooleanDetails(flags.premium, true, { plan: "free" })).toMatchObject({ value: false, reason: "DEFAULT" });
+    expect(await client.getObjectDetails(flags.variant, {}, { plan: "premium" })).toMatchObject({ value: { color: "gold" } });
+    // The variant stickiness falls back to the session, as in the Unleash SDKs.
+    const first = await client.getStringDetails(flags.ab, "none", { sessionId: "s-1" });
+    expect(first).toMatchObject({ reason: "SPLIT" });
+    expect((await client.getStringDetails(flags.ab, "none", { sessionId: "s-1" })).value).toBe(first.value);
+    expect(await client.getBooleanDetails(flags.off, true)).toMatchObject({ value: false, reason: "DISABLED" });
   });
 });
 
 describe("@openfeature/ofrep-web-provider on @openfeature/web-sdk (frontend token)", () => {
-  it("evaluates the context it is given and sees a change through its polling", async () => {
-    await WebOpenFeature.setContext({ targetingKey: "alice" });
+  it("evaluates an anonymous user, then the identified one it is given, and sees a change through its polling", async () => {
+    // No targetingKey: what a page shows before anyone signs in.
+    await WebOpenFeature.setContext({ plan: "premium" });
     await WebOpenFeature.setProviderAndWait(
       new OFREPWebProvider({
         baseUrl: vexil.url,
@@ -116,9 +177,20 @@ describe("@openfeature/ofrep-web-provider on @openfeature/web-sdk (frontend toke
       }),
     );
     const client = WebOpenFeature.getClient();
-    expect(client.getBooleanDetails(flags.targeted, false)).toMatchObject({ value: true, reason: "TARGETING_MATCH" });
-    expect(client.getStringValue(flags.variant, "none")).toBe("grey");
+    const anonymous = client.getBooleanDetails(flags.targeted, true);
+    expect(anonymous).toMatchObject({ value: false, reason: "DEFAULT" });
+    expect(anonymous.errorCode).toBeUndefined();
+    expect(client.getBooleanDetails(flags.everyone, false)).toMatchObject({ value: true, reason: "STATIC" });
+    expect(client.getBooleanDetails(flags.premium, false)).toMatchObject({ value: true, reason: "TARGETING_MATCH" });
+    expect(client.getObjectValue(flags.variant, {})).toEqual({ color: "gold" });
     expect(client.getBooleanDetails(flags.off, true)).toMatchObject({ value: false, reason: "DISABLED" });
+    expect(client.getBooleanDetails("no-such-flag", true)).toMatchObject({ value: true, reason: "ERROR", errorCode: "FLAG_NOT_FOUND" });
+
+    await WebOpenFeature.setContext({ targetingKey: "alice" });
+    expect(client.getBooleanDetails(flags.targeted, false)).toMatchObject({ value: true, reason: "TARGETING_MATCH" });
+    expect(client.getStringDetails(flags.variant, "none")).toMatchObject({ value: "grey", reason: "TARGETING_MATCH" });
+    expect(client.getStringDetails(flags.ab, "none")).toMatchObject({ reason: "SPLIT" });
+    expect(client.getBooleanDetails(flags.premium, true)).toMatchObject({ value: false, reason: "DEFAULT" });
 
     await WebOpenFeature.setContext({ targetingKey: "bob", plan: "premium" });
     expect(client.getBooleanValue(flags.targeted, true)).toBe(false);
@@ -142,7 +214,7 @@ describe("OFREP over HTTP", () => {
     const etag = first.headers.get("etag")!;
     expect(etag).toMatch(/^".+"$/);
     const { flags: answers } = await first.json();
-    expect(answers.map((f: { key: string }) => f.key).sort()).toEqual([flags.off, flags.targeted, flags.variant].sort());
+    expect(answers.map((f: { key: string }) => f.key).sort()).toEqual(Object.values(flags).sort());
 
     const again = await call(bulk, {
       method: "POST",
@@ -190,9 +262,22 @@ describe("OFREP over HTTP", () => {
     expect(await res.json()).toMatchObject({ key: flags.variant, errorCode: "FLAG_NOT_FOUND" });
   });
 
+  it("answers a request without targetingKey, or without any context, as an anonymous user", async () => {
+    for (const body of [{ context: { plan: "premium" } }, { context: {} }, {}]) {
+      const one = await call(`/ofrep/v1/evaluate/flags/${flags.everyone}`, { method: "POST", token: tokens.client, body });
+      expect(one.status, JSON.stringify(body)).toBe(200);
+      expect(await one.json()).toMatchObject({ key: flags.everyone, value: true, reason: "STATIC" });
+      const all = await call(bulk, { method: "POST", token: tokens.frontend, body });
+      expect(all.status, JSON.stringify(body)).toBe(200);
+      const { flags: answers } = await all.json();
+      expect(answers.find((f: { key: string }) => f.key === flags.targeted)).toMatchObject({ value: false, reason: "DEFAULT" });
+    }
+  });
+
   it.each([
     ["a body that is not JSON", "{not json", 400, "PARSE_ERROR"],
-    ["no targetingKey", { context: { plan: "free" } }, 400, "TARGETING_KEY_MISSING"],
+    ["a body that is not an object", "[1]", 400, "PARSE_ERROR"],
+    ["a targetingKey that is not a string", { context: { targetingKey: 42 } }, 400, "INVALID_CONTEXT"],
     ["a context that is not an object", { context: ["alice"] }, 400, "INVALID_CONTEXT"],
     ["a nested context value", { context: { targetingKey: "alice", address: { city: "Oslo" } } }, 400, "INVALID_CONTEXT"],
   ])("refuses %s with the protocol's error code", async (_what, body, status, errorCode) => {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import type { OfrepEvaluationFailure, OfrepEvaluationSuccess, OfrepReason } from "@vexil/contracts";
-import { evaluate, type CompiledFeature, type Context, type EvaluationResult } from "@vexil/evaluator";
+import type { OfrepEvaluationFailure, OfrepEvaluationSuccess } from "@vexil/contracts";
+import { evaluateWithResolution, type Context } from "@vexil/evaluator";
 import { liveOptions } from "../frontend/frontend-evaluation.js";
 import type { EnvironmentSnapshot } from "../snapshots/environment-snapshot.js";
 import { inScope, scopeKey, type FeatureScope } from "../snapshots/scope.js";
@@ -8,27 +8,28 @@ import { inScope, scopeKey, type FeatureScope } from "../snapshots/scope.js";
 /** Context keys Unleash knows; every other scalar key becomes a custom property. */
 const knownFields = new Set(["userId", "sessionId", "remoteAddress", "appName", "environment", "currentTime"]);
 
-type ContextOutcome =
-  { context: Context } | { errorCode: "PARSE_ERROR" | "TARGETING_KEY_MISSING" | "INVALID_CONTEXT"; errorDetails: string };
+type ContextOutcome = { context: Context } | { errorCode: "PARSE_ERROR" | "INVALID_CONTEXT"; errorDetails: string };
 
 /**
  * The Unleash context for an OFREP request body: `targetingKey` is the `userId` (unless `userId`
  * is given too), known fields go where the SDKs put them, other scalars become properties, and a
- * `properties` object of scalars is merged. Anything else is refused with the protocol's code.
+ * `properties` object of scalars is merged. A request without `context`, or a context without
+ * `targetingKey` (an anonymous user), is evaluated as Unleash evaluates a context without a
+ * `userId`. Anything else is refused with the protocol's code.
  */
 export function ofrepContext(body: unknown, callerAddress: string | undefined): ContextOutcome {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    return { errorCode: "PARSE_ERROR", errorDetails: "The request body must be a JSON object with a context" };
+    return { errorCode: "PARSE_ERROR", errorDetails: "The request body must be a JSON object" };
   }
-  const input = (body as { context?: unknown }).context;
-  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+  const input = (body as { context?: unknown }).context ?? {};
+  if (typeof input !== "object" || Array.isArray(input)) {
     return { errorCode: "INVALID_CONTEXT", errorDetails: "context must be an object" };
   }
   const { targetingKey, properties: nested, ...fields } = input as Record<string, unknown>;
-  if (typeof targetingKey !== "string" || targetingKey === "") {
-    return { errorCode: "TARGETING_KEY_MISSING", errorDetails: "context.targetingKey must be a non-empty string" };
+  if (targetingKey !== undefined && targetingKey !== null && typeof targetingKey !== "string") {
+    return { errorCode: "INVALID_CONTEXT", errorDetails: "context.targetingKey must be a string" };
   }
-  const context: Context = { userId: targetingKey };
+  const context: Context = targetingKey ? { userId: targetingKey } : {};
   const properties: Record<string, string> = {};
   if (nested !== undefined) {
     if (typeof nested !== "object" || nested === null || Array.isArray(nested)) {
@@ -65,13 +66,6 @@ function payloadValue(payload: { type: string; value: string }): OfrepEvaluation
   return payload.value;
 }
 
-function reasonFor(feature: CompiledFeature, result: EvaluationResult): OfrepReason {
-  if (!feature.enabled) return "DISABLED";
-  if (result.enabled && result.variant.enabled) return "SPLIT";
-  const unconditional = feature.dependencies.length === 0 && feature.strategies.every((strategy) => strategy.checks.length === 0);
-  return unconditional ? "STATIC" : "TARGETING_MATCH";
-}
-
 /** One flag's OFREP answer, or undefined when the flag is unknown or outside the scope. */
 export function evaluateOfrepFlag(
   snapshot: EnvironmentSnapshot,
@@ -82,9 +76,8 @@ export function evaluateOfrepFlag(
 ): OfrepEvaluationSuccess | OfrepEvaluationFailure | undefined {
   const feature = snapshot.compiled.features.get(key);
   if (!feature || !inScope(scope, key, feature.project)) return undefined;
-  const result = evaluate(snapshot.compiled, key, context, options);
+  const { result, resolution: reason } = evaluateWithResolution(feature, context, options);
   const metadata = { enabled: result.enabled };
-  const reason = reasonFor(feature, result);
   if (result.enabled && result.variant.enabled) {
     const { name, payload } = result.variant;
     return { key, reason, variant: name, value: payload ? payloadValue(payload) : name, metadata };
