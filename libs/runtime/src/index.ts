@@ -5,3 +5,4 @@ export * from "./shared-token-set.js";
 export * from "./shutdown.js";
 export * from "./starting-server.js";
 export * from "./retention.js";
+export * from "./secrets-key.js";
