@@ -15,12 +15,15 @@ import { createHttpApp, listen } from "@vexil/http";
 import { createLogger } from "@vexil/logger";
 import { createEmbeddedEngine } from "@vexil/store";
 import { createAdminDeps } from "./compose/index.js";
+import { testSecretBox } from "./secrets/secrets.fixture.js";
 import { createAdminService } from "./service.js";
 
 const project = "default";
 const flags = ["recovery-first", "recovery-second"];
 const adminToken = createTokenSecret({ projects: ["*"], environment: "*" });
 const logger = createLogger({ service: "action-recovery-start-test", level: "silent" });
+/** One key for both starts, as one installation keeps it. */
+const secrets = testSecretBox();
 let dir: string;
 
 beforeAll(async () => {
@@ -35,6 +38,7 @@ async function startAdmin() {
     await createAdminDeps({
       engines: { store, bus: createMemoryBus(), cache: createMemoryCache() },
       settings: { INIT_ADMIN_API_TOKENS: [adminToken], INIT_CLIENT_API_TOKENS: [], INIT_FRONTEND_API_TOKENS: [] },
+      secrets,
       logger,
     }),
   );

@@ -13,6 +13,7 @@ import { createLogger } from "@vexil/logger";
 import { createEmbeddedEngine } from "@vexil/store";
 import type { Actor } from "./access/access-service.js";
 import { createAdminDeps, type AdminDeps, type AdminSettings } from "./compose/index.js";
+import { testSecretBox } from "./secrets/secrets.fixture.js";
 import { createAdminService } from "./service.js";
 
 const admin: Actor = { name: "admin", userId: 1 };
@@ -28,6 +29,7 @@ async function startAdmin(settings: Partial<AdminSettings> = {}) {
       INIT_FRONTEND_API_TOKENS: [],
       ...settings,
     },
+    secrets: testSecretBox(),
     logger: createLogger({ service: "admin-compose-test", level: "silent" }),
   });
   const service = createAdminService(deps);

@@ -25,6 +25,7 @@ import type { ChangeRequestDocument } from "./change-requests/change-request-mod
 import { createChangeRequestStore } from "./change-requests/change-request-store.js";
 import { createAdminDeps, type AdminDeps } from "./compose/index.js";
 import { createFeatureStore } from "./features/feature-store.js";
+import { testSecretBox } from "./secrets/secrets.fixture.js";
 import { createAdminService } from "./service.js";
 import { createUserStore, type UserDocument } from "./users/user-store.js";
 
@@ -100,6 +101,7 @@ const adminDeps = (engine: StoreEngine) =>
       INIT_CLIENT_API_TOKENS: [],
       INIT_FRONTEND_API_TOKENS: [],
     },
+    secrets: testSecretBox(),
     logger,
   });
 

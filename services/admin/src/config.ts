@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { envSchemas } from "@vexil/config";
-import { platformEnv } from "@vexil/runtime";
+import { platformEnv, secretsEnv } from "@vexil/runtime";
 import { signalLimitsEnv } from "./signals/signal-limits.js";
 import { segmentLimitsEnv } from "./segments/segment-limits.js";
 import { defaultAdminPassword, defaultAdminUsername } from "./users/initial-admin.js";
@@ -14,6 +14,7 @@ export const adminEnv = platformEnv.extend({
   ...loginRateLimitEnv.shape,
   ...usageMetricsEnv.shape,
   ...eventRetentionEnv.shape,
+  ...secretsEnv.shape,
   PORT: envSchemas.port.default(4243),
   /** Seed tokens, comma-separated secrets, as Unleash takes them. */
   INIT_ADMIN_API_TOKENS: envSchemas.commaList.default(""),

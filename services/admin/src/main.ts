@@ -1,6 +1,6 @@
 import { loadConfig } from "@vexil/config";
 import { createLogger } from "@vexil/logger";
-import { runServiceProcess } from "@vexil/runtime";
+import { openSecretBox, runServiceProcess } from "@vexil/runtime";
 import { adminEnv } from "./config.js";
 import { createAdminDeps } from "./compose/index.js";
 import { createAdminService, type AdminService } from "./service.js";
@@ -8,12 +8,14 @@ import { initialAdminNotice } from "./users/initial-admin.js";
 
 const config = loadConfig(adminEnv, process.env);
 const logger = createLogger({ service: "admin", level: config.LOG_LEVEL });
+const secrets = await openSecretBox(config, logger);
 let admin: AdminService | undefined;
 await runServiceProcess({
   name: "admin",
   config,
   logger,
-  create: async (engines, metrics) => (admin = createAdminService(await createAdminDeps({ engines, settings: config, logger, metrics }))),
+  create: async (engines, metrics) =>
+    (admin = createAdminService(await createAdminDeps({ engines, settings: config, secrets, logger, metrics }))),
 });
 const notice = [
   ...(admin?.createdAdminSecret ? ["Created the first admin API token (shown once, keep it):", `  ${admin.createdAdminSecret}`] : []),

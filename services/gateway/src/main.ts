@@ -3,7 +3,7 @@ import { adminEnv, initialAdminNotice } from "@vexil/admin";
 import { loadConfig } from "@vexil/config";
 import { frontendEvalEnv } from "@vexil/frontend-eval";
 import { createLogger } from "@vexil/logger";
-import { onShutdown } from "@vexil/runtime";
+import { onShutdown, openSecretBox } from "@vexil/runtime";
 import { signalIngestEnv } from "@vexil/signal-ingest";
 import { startClusterGateway } from "./cluster-gateway.js";
 import { gatewayEnv } from "./config.js";
@@ -30,11 +30,13 @@ if (config.GATEWAY_MODE === "cluster") {
 } else {
   // Each service reads its own settings from the same environment; their ports are unused here.
   const addonDelivery = deliverySettingsFrom(loadConfig(addonDeliveryEnv, process.env));
+  const admin = loadConfig(adminEnv, process.env);
   const system = await startSystem(
     {
       platform: config,
       addonDelivery,
-      admin: loadConfig(adminEnv, process.env),
+      admin,
+      secrets: await openSecretBox({ ...config, ...admin }, logger),
       frontendEval: loadConfig(frontendEvalEnv, process.env),
       signalIngest: loadConfig(signalIngestEnv, process.env),
       port: config.PORT,

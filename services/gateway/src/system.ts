@@ -2,6 +2,7 @@ import { createAddonDeliveryService, type AddonDeliverySettings } from "@vexil/a
 import { createAdminDeps, createAdminService, type AdminSettings, type InitialAdmin } from "@vexil/admin";
 import { createFrontendEvalService, type FrontendEvalConfig } from "@vexil/frontend-eval";
 import { createHttpApp, withFastRoutes } from "@vexil/http";
+import type { SecretBox } from "@vexil/auth";
 import type { Logger } from "@vexil/logger";
 import { createMetricsRegistry } from "@vexil/metrics";
 import { openBus, openCache, openStore, type Engines, type PlatformConfig, type VexilService, startWhenReachable } from "@vexil/runtime";
@@ -14,6 +15,8 @@ import { dispatchByPrefix } from "./routes.js";
 export interface SystemSettings {
   platform: PlatformConfig;
   admin: AdminSettings;
+  /** Seals the secrets admin stores. */
+  secrets: SecretBox;
   frontendEval: Pick<FrontendEvalConfig, "FRONTEND_API_ENABLED">;
   /** Delivery settings; `allowPrivateUrls` also applies to admin unless its own setting says otherwise. */
   addonDelivery?: Partial<AddonDeliverySettings>;
@@ -66,6 +69,7 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
     await createAdminDeps({
       engines: await enginesFor("admin"),
       settings: { ADDONS_ALLOW_PRIVATE_URLS: settings.addonDelivery?.allowPrivateUrls, ...settings.admin },
+      secrets: settings.secrets,
       logger: child("admin"),
       metrics,
     }),

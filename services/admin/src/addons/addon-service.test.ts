@@ -8,6 +8,7 @@ import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
 import { EventStore } from "../events/event-store.js";
 import { UnitOfWork } from "../events/unit-of-work.js";
 import { AddonService, type AddonServiceDeps } from "./addon-service.js";
+import { testSecretBox } from "../secrets/secrets.fixture.js";
 import { createAddonStore } from "./addon-store.js";
 
 const actor = { name: "admin", userId: -42 };
@@ -33,7 +34,7 @@ describe("AddonService", () => {
     announceChange = vi.fn();
     fetchDeliveries = vi.fn(async () => ({ integrationEvents: [] }));
     service = new AddonService({
-      addons: createAddonStore(engine),
+      addons: await createAddonStore(engine, testSecretBox()),
       unitOfWork: new UnitOfWork(engine, events),
       clock: () => new Date("2024-05-01T12:00:00Z"),
       allowPrivateUrls: false,
@@ -148,7 +149,7 @@ describe("AddonService", () => {
 
   it("accepts a private target when allowed", async () => {
     const allowing = new AddonService({
-      addons: createAddonStore(engine),
+      addons: await createAddonStore(engine, testSecretBox()),
       unitOfWork: new UnitOfWork(engine, events),
       clock: () => new Date(),
       allowPrivateUrls: true,

@@ -87,10 +87,15 @@ function customHeadersProblem(raw: string): string | undefined {
   return bad ? `has an invalid header '${bad[0]}': names must be header tokens and values strings` : undefined;
 }
 
-/** Stored parameters as responses show them: sensitive values replaced by the mask. */
-export function maskParameters(provider: string, parameters: Record<string, string>): Record<string, string> {
+/** Whether a provider's parameter holds a secret: masked in answers, sealed in the store. */
+export function sensitiveParameter(provider: string): (name: string) => boolean {
   const definition = findProvider(provider);
   // A provider no longer known cannot say which values are secret: all of them are treated as such.
-  const isSensitive = (name: string) => definition?.parameters.find((p) => p.name === name)?.sensitive ?? !definition;
+  return (name) => definition?.parameters.find((p) => p.name === name)?.sensitive ?? !definition;
+}
+
+/** Stored parameters as responses show them: sensitive values replaced by the mask. */
+export function maskParameters(provider: string, parameters: Record<string, string>): Record<string, string> {
+  const isSensitive = sensitiveParameter(provider);
   return Object.fromEntries(Object.entries(parameters).map(([name, value]) => [name, isSensitive(name) ? maskedParameterValue : value]));
 }

@@ -1,4 +1,4 @@
-import type { TokenSet } from "@vexil/auth";
+import type { SecretBox, TokenSet } from "@vexil/auth";
 import type { Logger } from "@vexil/logger";
 import type { Engines } from "@vexil/runtime";
 import { ApiTokenService } from "../api-tokens/api-token-service.js";
@@ -44,6 +44,7 @@ export async function createGovernanceSlice({
   unitOfWork,
   localTokens,
   settings,
+  secrets,
   clock,
   logger,
 }: {
@@ -54,6 +55,8 @@ export async function createGovernanceSlice({
   unitOfWork: UnitOfWork;
   localTokens: TokenSet;
   settings: GovernanceSettings;
+  /** Seals the secrets the slice stores (SAML certificates). */
+  secrets: SecretBox;
   clock: () => Date;
   logger: Logger;
 }) {
@@ -94,7 +97,7 @@ export async function createGovernanceSlice({
     clock,
     publicUrl: settings.PUBLIC_URL,
   });
-  const saml = new SamlSettingsService({ settings: createSamlSettingsStore(store), unitOfWork });
+  const saml = new SamlSettingsService({ settings: await createSamlSettingsStore(store, secrets), unitOfWork });
   const feedback = createFeedbackStore(store);
   const loginLimiter = loginRateLimiter(cache, settings, clock);
 

@@ -1,4 +1,4 @@
-import { apiTokenAuthenticator, type Authenticator } from "@vexil/auth";
+import { apiTokenAuthenticator, type Authenticator, type SecretBox } from "@vexil/auth";
 import type { Logger } from "@vexil/logger";
 import { Registry } from "@vexil/metrics";
 import { openSharedTokenSet, type Engines } from "@vexil/runtime";
@@ -39,18 +39,21 @@ export type AdminSettings = Pick<AdminConfig, "INIT_ADMIN_API_TOKENS" | "INIT_CL
 export async function createAdminDeps({
   engines,
   settings,
+  secrets,
   logger,
   clock = () => new Date(),
   metrics = new Registry(),
 }: {
   engines: Engines;
   settings: AdminSettings;
+  /** Seals the secrets admin stores (see `openSecretBox`). */
+  secrets: SecretBox;
   logger: Logger;
   clock?: () => Date;
   /** The process's Prometheus registry; admin adds its gauges to it. */
   metrics?: Registry;
 }) {
-  const { events, unitOfWork, stores } = await createStores(engines.store, clock);
+  const { events, unitOfWork, stores } = await createStores(engines.store, clock, secrets);
   // Admin owns the tokens: its own set reads them from its store, never from the cache.
   const sharedTokens = await openSharedTokenSet(engines.cache, engines.bus, {
     source: { loadAll: async () => (await stores.apiTokens.list()).map(toGrant) },
@@ -66,6 +69,7 @@ export async function createAdminDeps({
     unitOfWork,
     localTokens: sharedTokens.tokens,
     settings,
+    secrets,
     clock,
     logger: logger.child({ module: "governance" }),
   });
@@ -108,6 +112,7 @@ export async function createAdminDeps({
     engines,
     metrics,
     settings,
+    secrets,
     logger,
     clock,
     events,

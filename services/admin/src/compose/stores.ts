@@ -1,3 +1,4 @@
+import type { SecretBox } from "@vexil/auth";
 import type { StoreEngine } from "@vexil/store";
 import { createAddonStore } from "../addons/addon-store.js";
 import { createApiTokenStore } from "../api-tokens/api-token-store.js";
@@ -16,9 +17,10 @@ import { createTagStore } from "../tags/tag-store.js";
 
 /**
  * The first layer: the event log, the unit of work and the stores every other layer reads.
- * Stores depend on the engine only, so a slice may read another's store without a cycle.
+ * Stores depend on the engine (and the secret box for what they seal) only, so a slice may read
+ * another's store without a cycle.
  */
-export async function createStores(engine: StoreEngine, clock: () => Date) {
+export async function createStores(engine: StoreEngine, clock: () => Date, secrets: SecretBox) {
   const events = await EventStore.create(engine, clock);
   const unitOfWork = new UnitOfWork(engine, events);
   const stores = {
@@ -35,7 +37,7 @@ export async function createStores(engine: StoreEngine, clock: () => Date) {
     tags: await createTagStore(engine),
     clientApplications: await createClientApplicationStore(engine),
     changeRequests: await createChangeRequestStore(engine),
-    addons: createAddonStore(engine),
+    addons: await createAddonStore(engine, secrets),
   };
   return { events, unitOfWork, stores };
 }
