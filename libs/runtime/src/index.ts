@@ -6,3 +6,4 @@ export * from "./shutdown.js";
 export * from "./starting-server.js";
 export * from "./retention.js";
 export * from "./secrets-key.js";
+export * from "./store-format.js";

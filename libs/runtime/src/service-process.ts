@@ -2,10 +2,12 @@ import type { ErrorRequestHandler, Router } from "express";
 import { createHttpApp, withFastRoutes, type FastRoute, type ReadinessCheck, type RunningServer } from "@vexil/http";
 import type { Logger } from "@vexil/logger";
 import { createMetricsRegistry, type Registry } from "@vexil/metrics";
+import type { StoreFormat } from "@vexil/store";
 import { engineReadiness, openBus, openCache, openStore, type Engines, type EnginesWithoutStore } from "./engines.js";
 import type { PlatformConfig } from "./platform-config.js";
 import { onShutdown } from "./shutdown.js";
 import { startWhenReachable } from "./starting-server.js";
+import { openStoreInFormat } from "./store-format.js";
 
 /** What every service factory returns, so one entry point and the gateway can run any of them. */
 export interface VexilService {
@@ -46,14 +48,19 @@ export async function closeEngines({ bus, cache, ...rest }: Engines | EnginesWit
 }
 
 type ServiceProcessOptions<C> = { name: string; config: C; logger: Logger } & (
-  | { create: (engines: Engines, metrics: Registry) => Promise<VexilService>; store?: true }
+  | {
+      create: (engines: Engines, metrics: Registry) => Promise<VexilService>;
+      /** The formats of the service's store: it is brought to the current one before `create` runs. */
+      storeFormat: StoreFormat;
+      store?: true;
+    }
   | { create: (engines: EnginesWithoutStore, metrics: Registry) => Promise<VexilService>; store: false }
 );
 
 /**
  * The whole life of a service running as its own process: open its engines (a store only if it
  * keeps data: `store: false` otherwise; listening, not ready, while one is unreachable: see
- * `startWhenReachable`), start it, serve its router with health and readiness, and on SIGTERM stop in
+ * `startWhenReachable`), bring its store to the current format (see `openStoreInFormat`), start it, serve its router with health and readiness, and on SIGTERM stop in
  * reverse order.
  */
 export async function runServiceProcess<C extends PlatformConfig & { PORT: number }>(
@@ -73,7 +80,8 @@ export async function runServiceProcess<C extends PlatformConfig & { PORT: numbe
     starting.startingWith("starting the service");
     service = await options.create(engines, metrics);
   } else {
-    engines = { store: await starting.openWhenReachable("the store", () => openStore(config, name)), bus, cache };
+    const store = await openStoreInFormat({ starting, config, format: options.storeFormat, logger });
+    engines = { store, bus, cache };
     starting.startingWith("starting the service");
     service = await options.create(engines, metrics);
   }

@@ -7,6 +7,7 @@ import { NotReady } from "@vexil/errors";
 import { describeCollectionContract } from "./collection.contract.js";
 import { describeConcurrencyContract } from "./concurrency.contract.js";
 import { describeDocumentContract } from "./documents.contract.js";
+import { describeFormatContract } from "./format.contract.js";
 import { ejsonOf, storable } from "./embedded/documents.js";
 import { fromEJSON, toEJSON } from "./embedded/ejson.js";
 import { describeTransactionContract } from "./transactions.contract.js";
@@ -27,6 +28,7 @@ describeTransactionContract("embedded", async () => createEmbeddedEngine({ dir: 
 describeDocumentContract("embedded", async () => createEmbeddedEngine({ dir: await tempDir() }));
 // One writer: the races the suite sets up on MongoDB cannot happen here; it asserts the serial order instead.
 describeConcurrencyContract("embedded", async () => createEmbeddedEngine({ dir: await tempDir() }), { serialTransactions: true });
+describeFormatContract("embedded", async () => createEmbeddedEngine({ dir: await tempDir() }));
 
 interface Flag {
   _id: string | number;

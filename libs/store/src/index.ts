@@ -26,4 +26,16 @@ export { createEmbeddedEngine, type EmbeddedEngineOptions } from "./embedded/eng
 /** A deep copy of a document read from either engine, for a change that must leave the read one as it was. */
 export { copyOut as copyDocument } from "./embedded/documents.js";
 export { createMongoEngine, type MongoEngineOptions } from "./mongo/engine.js";
+export {
+  currentFormat,
+  formatCollection,
+  migrateStore,
+  storeFormatOf,
+  StoreFormatTooNewError,
+  type FormatLog,
+  type FormatMarker,
+  type FormatStep,
+  type MigrationRecord,
+  type StoreFormat,
+} from "./format.js";
 export { backupStore, restoreStore, serializeBackup, parseBackup, type StoreBackup } from "./backup.js";

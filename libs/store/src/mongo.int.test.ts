@@ -5,6 +5,7 @@ import { describeBackupContract } from "./backup.contract.js";
 import { describeCollectionContract } from "./collection.contract.js";
 import { describeConcurrencyContract } from "./concurrency.contract.js";
 import { describeDocumentContract } from "./documents.contract.js";
+import { describeFormatContract } from "./format.contract.js";
 import { describeTransactionContract } from "./transactions.contract.js";
 import { createMongoEngine } from "./index.js";
 
@@ -18,10 +19,14 @@ if (url) {
   describeTransactionContract("mongo", open);
   describeDocumentContract("mongo", open);
   describeConcurrencyContract("mongo", open, { serialTransactions: false });
-  // Backups copy whole databases: each store of the contract gets one of its own.
+  // Backups and format markers are per database: each store of these contracts gets one of its own.
   const backupDatabases: string[] = [];
   describeBackupContract("mongo", () => {
     backupDatabases.push(`${database}_backup_${backupDatabases.length}`);
+    return createMongoEngine({ url, database: backupDatabases.at(-1)!, clientOptions: { serverSelectionTimeoutMS: 5000 } });
+  });
+  describeFormatContract("mongo", () => {
+    backupDatabases.push(`${database}_format_${backupDatabases.length}`);
     return createMongoEngine({ url, database: backupDatabases.at(-1)!, clientOptions: { serverSelectionTimeoutMS: 5000 } });
   });
   afterAll(async () => {

@@ -6,18 +6,14 @@
  * the races cannot happen and the tests show the rule holding through the same calls; the
  * store-level tests (a second write that skips the service's check) fail without the index.
  */
-import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTokenSecret } from "@vexil/auth";
 import { createMemoryBus } from "@vexil/bus";
 import { createMemoryCache } from "@vexil/cache";
 import { NameExistsError } from "@vexil/errors";
 import { createLogger } from "@vexil/logger";
-import { createEmbeddedEngine, createMongoEngine, type StoreEngine, type StoreSession } from "@vexil/store";
+import type { StoreEngine, StoreSession } from "@vexil/store";
+import { testEngineKinds } from "@vexil/store/testing";
 import type { Actor } from "./access/access-service.js";
 import { seededToken } from "./api-tokens/api-token-seeding.js";
 import { createApiTokenStore } from "./api-tokens/api-token-store.js";
@@ -29,45 +25,7 @@ import { testSecretBox } from "./secrets/secrets.fixture.js";
 import { createAdminService } from "./service.js";
 import { createUserStore, type UserDocument } from "./users/user-store.js";
 
-const mongoUrl = process.env.MONGODB_URL;
-if (!mongoUrl) console.log("skipped on MongoDB: MONGODB_URL not set (the embedded engine runs below)");
-
-interface EngineKind {
-  name: string;
-  /** Transactions run one at a time: a second waits for the first instead of racing it. */
-  serial: boolean;
-  open(): Promise<{ engine: StoreEngine; drop(): Promise<void> }>;
-}
-
-const kinds: EngineKind[] = [
-  {
-    name: "embedded",
-    serial: true,
-    async open() {
-      const dir = await mkdtemp(path.join(tmpdir(), "vexil-rules-"));
-      const engine = await createEmbeddedEngine({ dir });
-      return { engine, drop: () => rm(dir, { recursive: true, force: true }) };
-    },
-  },
-];
-if (mongoUrl) {
-  kinds.push({
-    name: "mongo",
-    serial: false,
-    async open() {
-      const database = `vexil_rules_${randomUUID().slice(0, 8)}`;
-      const engine = await createMongoEngine({ url: mongoUrl, database, clientOptions: { serverSelectionTimeoutMS: 5000 } });
-      return {
-        engine,
-        async drop() {
-          const client = new MongoClient(mongoUrl);
-          await client.db(database).dropDatabase();
-          await client.close();
-        },
-      };
-    },
-  });
-}
+const kinds = testEngineKinds("admin rules under concurrent requests");
 
 const admin: Actor = { name: "admin", userId: 1 };
 const logger = createLogger({ service: "concurrent-rules-test", level: "silent" });

@@ -5,6 +5,7 @@ import { adminEnv } from "./config.js";
 import { createAdminDeps } from "./compose/index.js";
 import { createAdminService, type AdminService } from "./service.js";
 import { initialAdminNotice } from "./users/initial-admin.js";
+import { adminStoreFormat } from "./store-format/admin-store-format.js";
 
 const config = loadConfig(adminEnv, process.env);
 const logger = createLogger({ service: "admin", level: config.LOG_LEVEL });
@@ -14,6 +15,7 @@ await runServiceProcess({
   name: "admin",
   config,
   logger,
+  storeFormat: adminStoreFormat,
   create: async (engines, metrics) =>
     (admin = createAdminService(await createAdminDeps({ engines, settings: config, secrets, logger, metrics }))),
 });

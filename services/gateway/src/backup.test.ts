@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "@vexil/config";
 import { platformEnv, storeLocation, type PlatformConfig } from "@vexil/runtime";
-import { createEmbeddedEngine } from "@vexil/store";
+import { createEmbeddedEngine, formatCollection, storeFormatOf, type FormatMarker } from "@vexil/store";
 import { backupInstallation, restoreInstallation } from "./backup.js";
 
 describe("installation backup and restore", () => {
@@ -83,5 +83,44 @@ describe("installation backup and restore", () => {
     const tampered = (await readFile(file, "utf8")).replace('"admin"', '"billing"');
     await writeFile(file, tampered);
     await expect(restoreInstallation(configIn(path.join(dir, "fresh")), file)).rejects.toThrow(/unknown service billing/);
+  });
+
+  describe("store formats", () => {
+    async function markFormat(service: string, format: number) {
+      const engine = await createEmbeddedEngine({ dir: storeLocation(config, service).dir });
+      try {
+        await engine.collection<FormatMarker>(formatCollection).insertOne({ _id: service, format, markedAt: at, migrations: [] });
+      } finally {
+        await engine.close();
+      }
+    }
+
+    it("carries each store's format, so the restored store starts in the format it was backed up in", async () => {
+      await write("admin", "features", [{ _id: "checkout" }]);
+      await markFormat("admin", 1);
+      const file = path.join(dir, "vexil.backup");
+      await backupInstallation(config, file);
+      const fresh = path.join(dir, "fresh");
+      await restoreInstallation(configIn(fresh), file);
+      const engine = await createEmbeddedEngine({ dir: storeLocation(configIn(fresh), "admin").dir });
+      try {
+        expect(await storeFormatOf(engine, "admin")).toBe(1);
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it("refuses a backup of a store a newer release wrote, before writing anything", async () => {
+      await write("admin", "features", [{ _id: "checkout" }]);
+      await write("signal-ingest", "signals", [{ _id: "s1" }]);
+      await markFormat("signal-ingest", 99);
+      const file = path.join(dir, "vexil.backup");
+      await backupInstallation(config, file);
+      const fresh = path.join(dir, "fresh");
+      await expect(restoreInstallation(configIn(fresh), file)).rejects.toThrow(
+        /holds the signal-ingest store in format 99, written by a newer release; this one reads formats up to 1\./,
+      );
+      await expect(stat(fresh)).rejects.toMatchObject({ code: "ENOENT" });
+    });
   });
 });

@@ -1,19 +1,30 @@
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
+import { addonDeliveryStoreFormat } from "@vexil/addon-delivery";
+import { adminStoreFormat } from "@vexil/admin";
+import { signalIngestStoreFormat } from "@vexil/signal-ingest";
 import {
   backupStore,
+  currentFormat,
   createEmbeddedEngine,
   createMongoEngine,
+  formatCollection,
   parseBackup,
   restoreStore,
   serializeBackup,
   type StoreBackup,
+  type FormatMarker,
   type StoreEngine,
 } from "@vexil/store";
 import { storeLocation, type PlatformConfig } from "@vexil/runtime";
 
 /** The services that keep a store (the gateway opens one for each, as does each cluster process). */
 export const servicesWithStore = ["admin", "signal-ingest", "addon-delivery"] as const;
+
+/** The newest store format this release reads, per service. */
+const readableFormats: Record<string, number> = Object.fromEntries(
+  [adminStoreFormat, signalIngestStoreFormat, addonDeliveryStoreFormat].map((format) => [format.service, currentFormat(format)]),
+);
 
 export interface InstallationBackup {
   format: "vexil-backup";
@@ -70,10 +81,14 @@ export async function backupInstallation(config: PlatformConfig, file: string, c
 export async function restoreInstallation(config: PlatformConfig, file: string): Promise<Record<string, number>> {
   const backup = parseBackup<InstallationBackup>(await readFile(file, "utf8"));
   if (backup?.format !== "vexil-backup" || backup.version !== 1) throw new Error(`${file} is not a Vexil backup (version 1)`);
-  const restored: Record<string, number> = {};
+  // Everything is checked before anything is written.
   for (const [service, store] of Object.entries(backup.stores)) {
     if (!(servicesWithStore as readonly string[]).includes(service))
       throw new Error(`${file} holds a store for an unknown service ${service}`);
+    assertReadableFormats(file, store);
+  }
+  const restored: Record<string, number> = {};
+  for (const [service, store] of Object.entries(backup.stores)) {
     const { database, dir } = storeLocation(config, service);
     const engine = config.MONGODB_URL
       ? await createMongoEngine({ url: config.MONGODB_URL, database })
@@ -90,4 +105,21 @@ export async function restoreInstallation(config: PlatformConfig, file: string):
     restored[service] = Object.values(store.collections).flat().length;
   }
   return restored;
+}
+
+/**
+ * A backup carries each store's format marker (a collection like any other), so a restored store
+ * starts in the format it was backed up in, and older ones are migrated at the next start. One
+ * written by a newer release is refused here, before anything is written, rather than at the start.
+ */
+function assertReadableFormats(file: string, store: StoreBackup): void {
+  for (const marker of (store.collections[formatCollection] ?? []) as FormatMarker[]) {
+    const readable = readableFormats[marker._id];
+    if (readable !== undefined && marker.format > readable) {
+      throw new Error(
+        `${file} holds the ${marker._id} store in format ${marker.format}, written by a newer release; this one reads formats up to ${readable}. ` +
+          "Restore it with the release that made it (or a later one)",
+      );
+    }
+  }
 }

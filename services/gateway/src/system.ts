@@ -1,12 +1,20 @@
-import { createAddonDeliveryService, type AddonDeliverySettings } from "@vexil/addon-delivery";
-import { createAdminDeps, createAdminService, type AdminSettings, type InitialAdmin } from "@vexil/admin";
+import { addonDeliveryStoreFormat, createAddonDeliveryService, type AddonDeliverySettings } from "@vexil/addon-delivery";
+import { adminStoreFormat, createAdminDeps, createAdminService, type AdminSettings, type InitialAdmin } from "@vexil/admin";
 import { createFrontendEvalService, type FrontendEvalConfig } from "@vexil/frontend-eval";
 import { createHttpApp, withFastRoutes } from "@vexil/http";
 import type { SecretBox } from "@vexil/auth";
 import type { Logger } from "@vexil/logger";
 import { createMetricsRegistry } from "@vexil/metrics";
-import { openBus, openCache, openStore, type Engines, type PlatformConfig, type VexilService, startWhenReachable } from "@vexil/runtime";
-import { createSignalIngestService, type SignalIngestLimits } from "@vexil/signal-ingest";
+import {
+  openBus,
+  openCache,
+  openStoreInFormat,
+  startWhenReachable,
+  type Engines,
+  type PlatformConfig,
+  type VexilService,
+} from "@vexil/runtime";
+import { createSignalIngestService, signalIngestStoreFormat, type SignalIngestLimits } from "@vexil/signal-ingest";
 import type { StoreEngine } from "@vexil/store";
 import { createAdminUiRouter } from "./admin-ui.js";
 import { createDocsRouter } from "./docs.js";
@@ -56,18 +64,18 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
   const bus = await starting.openWhenReachable("NATS", () => openBus(platform, "vexil", logger));
   const cache = await starting.openWhenReachable("Redis", () => openCache(platform, logger));
   const stores = new Map<string, StoreEngine>();
-  const enginesFor = async (service: string): Promise<Engines> => {
-    const store = await starting.openWhenReachable(`the ${service} store`, () => openStore(platform, service));
-    stores.set(service, store);
-    return { store, bus, cache };
-  };
+  // Every store is brought to its service's current format before any service reads one.
+  for (const format of [adminStoreFormat, signalIngestStoreFormat, addonDeliveryStoreFormat]) {
+    stores.set(format.service, await openStoreInFormat({ starting, config: platform, format, logger: child(format.service) }));
+  }
+  const enginesFor = (service: string): Engines => ({ store: stores.get(service)!, bus, cache });
   starting.startingWith("starting the services");
   // One registry for the process: the services' metrics and the requests, on one scrape.
   const metrics = createMetricsRegistry();
 
   const admin = createAdminService(
     await createAdminDeps({
-      engines: await enginesFor("admin"),
+      engines: enginesFor("admin"),
       settings: { ADDONS_ALLOW_PRIVATE_URLS: settings.addonDelivery?.allowPrivateUrls, ...settings.admin },
       secrets: settings.secrets,
       logger: child("admin"),
@@ -81,13 +89,13 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
     metrics,
   });
   const signalIngest = await createSignalIngestService({
-    engines: await enginesFor("signal-ingest"),
+    engines: enginesFor("signal-ingest"),
     logger: child("signal-ingest"),
     settings: settings.signalIngest,
     metrics,
   });
   const addonDelivery = await createAddonDeliveryService({
-    engines: await enginesFor("addon-delivery"),
+    engines: enginesFor("addon-delivery"),
     logger: child("addon-delivery"),
     settings: settings.addonDelivery,
     metrics,

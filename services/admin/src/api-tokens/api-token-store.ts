@@ -55,15 +55,12 @@ export async function createApiTokenStore(engine: StoreEngine): Promise<ApiToken
   await tokens.createIndex({ tokenName: 1 });
   await tokens.createIndex({ digest: 1 });
 
-  /** The tokens with their last use; `seenAt` stored on a token by an older version still counts. */
+  /** The tokens with their last use (since store format 1, a token document's own `seenAt` is always null). */
   const withSeen = async (docs: ApiTokenDocument[]): Promise<ApiTokenDocument[]> => {
     if (docs.length === 0) return docs;
     const uses = await seen.find({ _id: { $in: docs.map((doc) => doc.digest) } });
     const byDigest = new Map(uses.map((use) => [use._id, use.seenAt]));
-    return docs.map((doc) => {
-      const used = byDigest.get(doc.digest);
-      return used && (!doc.seenAt || used > doc.seenAt) ? { ...doc, seenAt: used } : doc;
-    });
+    return docs.map((doc) => ({ ...doc, seenAt: byDigest.get(doc.digest) ?? null }));
   };
   const stored = (token: ApiTokenDocument): ApiTokenDocument => ({ ...token, seenAt: null });
 

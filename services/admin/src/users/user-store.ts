@@ -20,7 +20,7 @@ export interface UserDocument {
  * (multikey) index. No two users share a login, whether username or email, even when two requests
  * create them at once: a check read before the write would let both through on MongoDB.
  */
-type StoredUser = UserDocument & { logins?: string[] };
+export type StoredUser = UserDocument & { logins?: string[] };
 
 export interface UserStore {
   nextId(): Promise<number>;
@@ -43,7 +43,7 @@ export interface UserStore {
   claimFirstUser(session: StoreSession): Promise<boolean>;
 }
 
-const loginsOf = (user: Pick<UserDocument, "username" | "email">): string[] => [
+export const loginsOf = (user: Pick<UserDocument, "username" | "email">): string[] => [
   ...new Set([user.username, user.email].filter((login): login is string => !!login)),
 ];
 
@@ -52,11 +52,7 @@ export async function createUserStore(engine: StoreEngine): Promise<UserStore> {
   const guards = engine.collection<{ _id: string; attempts: number }>("user_guards");
   await users.createIndex({ username: 1 });
   await users.createIndex({ email: 1 });
-  // Users stored before `logins` existed get it now, so the unique index covers everyone.
-  for (const user of await users.find({ logins: { $exists: false } })) {
-    const logins = loginsOf(user);
-    if (logins.length > 0) await users.updateOne({ _id: user._id, logins: { $exists: false } }, { $set: { logins } });
-  }
+  // Every user with a username or email has `logins` since store format 1 (see store-format/).
   await users.createIndex({ logins: 1 }, { unique: true, name: "logins_unique", partialFilterExpression: { logins: { $exists: true } } });
 
   const withLogins = (user: UserDocument): StoredUser => {
