@@ -67,6 +67,19 @@ describe("malformed requests", () => {
     expect(list.features.map((f: { name: string }) => f.name)).not.toContain("a\ud800b");
   });
 
+  it("refuses a body that is not valid UTF-8 (400) instead of storing U+FFFD in its place, creating nothing", async () => {
+    // "café" in Latin-1 in the description of an otherwise valid flag.
+    const body = Buffer.concat([Buffer.from('{"name":"not-utf8","description":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const res = await api("/api/admin/projects/default/features", { method: "POST", body });
+    const { message } = await expectError(res, 400, "ValidationError");
+    expect(message).toBe("Request body is not valid UTF-8");
+    await expectError(await api("/api/admin/projects/default/features/not-utf8"), 404);
+    // The same flag in UTF-8 is taken.
+    const created = await api("/api/admin/projects/default/features", { method: "POST", body: '{"name":"not-utf8","description":"café"}' });
+    expect(created.status, await created.clone().text()).toBe(201);
+    expect((await created.json()).description).toBe("café");
+  });
+
   it.each(["%", "%E0%A4%A", "%ED%A0%80"])("refuses the path .../features/%s (400)", async (segment) => {
     await expectError(await api(`/api/admin/projects/default/features/${segment}`), 400, "ValidationError");
   });

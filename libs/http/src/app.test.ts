@@ -128,6 +128,31 @@ describe("createHttpApp", () => {
     expect(await res.json()).toMatchObject({ name: "ValidationError" });
   });
 
+  it("refuses a body that is not valid UTF-8 with 400, and takes well-formed text in any script", async () => {
+    for (const bytes of [
+      Buffer.from([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0x61, 0xff, 0x62, 0x22, 0x7d]), // {"name":"a\xffb"}
+      Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3]), Buffer.from('","size":1}')]), // a lead byte without its continuation
+      Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('","size":1}')]), // an encoded surrogate
+    ]) {
+      const res = await fetch(`${running.url}/things`, { method: "POST", headers: { "content-type": "application/json" }, body: bytes });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({
+        id: expect.any(String),
+        name: "ValidationError",
+        message: "Request body is not valid UTF-8",
+      });
+    }
+    const declared = await fetch(`${running.url}/things`, {
+      method: "POST",
+      headers: { "content-type": "application/json; charset=utf-8" },
+      body: Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]),
+    });
+    expect(declared.status).toBe(400);
+    const fine = await post(JSON.stringify({ name: "Grüße, 旗, 🚩", size: 1 }));
+    expect(fine.status).toBe(201);
+    expect(await fine.json()).toEqual({ name: "Grüße, 旗, 🚩" });
+  });
+
   it("answers unknown paths with 404 in the error shape", async () => {
     const res = await fetch(`${running.url}/nowhere`);
     expect(res.status).toBe(404);

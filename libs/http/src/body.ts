@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import { ContentTooLarge, ContentTypeerror, RequestTimeout, ValidationError } from "@vexil/errors";
 
@@ -35,7 +36,7 @@ export function bodyGuard(limitBytes: number): RequestHandler {
 export function jsonBody(limitBytes: number): RequestHandler[] {
   return [
     bodyGuard(limitBytes),
-    express.json({ limit: limitBytes, type: (req) => jsonType.test(req.headers["content-type"] ?? "") }),
+    express.json({ limit: limitBytes, type: (req) => jsonType.test(req.headers["content-type"] ?? ""), verify: refuseInvalidUtf8 }),
     wellFormedBody,
   ];
 }
@@ -60,6 +61,17 @@ export function bodyTimeout(timeoutMs: number): RequestHandler {
     res.once("close", clear);
     next();
   };
+}
+
+/**
+ * The parser decodes bytes that are not UTF-8 into U+FFFD, so a body with them would be stored as
+ * text nobody sent: refused instead (400), as a body that is not JSON is. Other declared charsets
+ * (UTF-16) are left to the decoder.
+ */
+function refuseInvalidUtf8(_req: unknown, _res: unknown, body: Buffer, encoding: string | null): void {
+  if (encoding !== null && encoding.replace("-", "").toLowerCase() !== "utf8") return;
+  if (isUtf8(body)) return;
+  throw Object.assign(new Error("Request body is not valid UTF-8"), { status: 400, type: "encoding.invalid" });
 }
 
 /** Text with an unpaired UTF-16 surrogate (`"\ud800"` in JSON) is no text: it cannot be stored or sent on. */
@@ -92,6 +104,7 @@ export const bodyParserErrors: ErrorRequestHandler = (err, _req, _res, next) => 
   const type = (err as { type?: string }).type;
   if (type === "entity.too.large") return next(new ContentTooLarge("Request body is larger than accepted"));
   if (type === "entity.parse.failed") return next(new ValidationError("Request body is not valid JSON"));
+  if (type === "encoding.invalid") return next(new ValidationError("Request body is not valid UTF-8"));
   if (type === "encoding.unsupported" || type === "charset.unsupported") {
     return next(new ContentTypeerror("Unsupported body encoding"));
   }
