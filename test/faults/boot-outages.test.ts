@@ -1,9 +1,11 @@
 /**
  * Vexil started while its NATS and its Redis are both down, as the cluster and as the single
- * process configured for them: every process stays up, live but not ready, says on `/ready` which
- * dependency it is waiting for, and becomes ready on its own once they are back, without a single
- * process exiting. Then a flag written through the gateway reaches the client API, which needs
- * every piece working.
+ * process configured for them: every process stays up, live but not ready while Redis (which holds
+ * what they start from) is away, saying so on `/ready`. NATS is not waited for: once Redis is back,
+ * admin and frontend-eval serve (admin's writes wait in its outbox, frontend-eval reads the snapshot
+ * admin wrote to Redis and follows it there) while NATS is still down, and `/health` says they are
+ * degraded. Once NATS is back every process is ready, without a single process exiting. Then a
+ * flag written through the gateway reaches the client API, which needs every piece working.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createTokenSecret } from "@vexil/auth";
@@ -70,30 +72,42 @@ describe.skipIf(missing)("Vexil started while NATS and Redis are down", () => {
     expect(seen, "the new flag reaches the client API").toBe(true);
   }
 
-  it("the cluster: every service stays up and not ready, saying why, and becomes ready once both are back", async () => {
+  it("the cluster: waits for Redis, serves SDKs and admin while NATS is still down, and is whole once both are back", async () => {
     const { nats, redis, vexil } = await startWhileDown("cluster");
     const services = clusterServices.map((s) => vexil.serviceUrl(s));
-    expect(await allSay(services, "NATS unreachable"), "every service up, not ready, naming NATS").toBe(true);
+    expect(await allSay(services, "Redis unreachable"), "every service up, not ready, naming Redis").toBe(true);
     expect((await readiness(vexil.url)).status, "the gateway is not ready either").toBe(503);
-    await nats.start();
-    expect(await allSay(services, "Redis unreachable"), "then naming Redis").toBe(true);
     const redisBackAt = Date.now();
     await redis.start();
+    const serving = [vexil.url, vexil.serviceUrl("admin"), vexil.serviceUrl("frontend-eval")];
+    expect(
+      await waitFor(async () => (await Promise.all(serving.map(readiness))).every((r) => r.status === 200), 120_000, 250),
+      "admin, frontend-eval and the gateway ready with NATS still down",
+    ).toBe(true);
+    console.log(`cluster: admin, frontend-eval and the gateway ready ${Date.now() - redisBackAt} ms after Redis was back, NATS down`);
+    const health = (await (await fetch(`${vexil.serviceUrl("frontend-eval")}/health`)).json()) as {
+      details: { degraded: boolean; reasons: Array<{ name: string }> };
+    };
+    expect(health.details.degraded, "frontend-eval says it is degraded").toBe(true);
+    expect(health.details.reasons.map((r) => r.name)).toEqual(expect.arrayContaining(["bus", "snapshots:nats"]));
+    // Written while NATS is down: admin takes it, and frontend-eval finds it in Redis.
+    await expectFlagReachesClients(vexil, "while-nats-down");
+    const natsBackAt = Date.now();
+    await nats.start();
     expect(await everyServiceReady(vexil), "every service ready once both are back").toBe(true);
-    console.log(`cluster: every service ready ${Date.now() - redisBackAt} ms after Redis was back`);
+    console.log(`cluster: every service ready ${Date.now() - natsBackAt} ms after NATS was back`);
     expect(vexil.serviceExits(), "no process exited").toEqual({});
     await expectFlagReachesClients(vexil, "after-cluster-boot");
   }, 360_000);
 
-  it("the single process: stays up and not ready, saying why, and becomes ready once both are back", async () => {
+  it("the single process: stays up and not ready while Redis is away, saying why, and becomes ready once both are back", async () => {
     const { nats, redis, vexil } = await startWhileDown("single");
-    expect(await allSay([vexil.url], "NATS unreachable"), "up, not ready, naming NATS").toBe(true);
-    await nats.start();
-    expect(await allSay([vexil.url], "Redis unreachable"), "then naming Redis").toBe(true);
-    const redisBackAt = Date.now();
+    expect(await allSay([vexil.url], "Redis unreachable"), "up, not ready, naming Redis").toBe(true);
     await redis.start();
+    await nats.start();
+    const backAt = Date.now();
     expect(await waitFor(async () => (await readiness(vexil.url)).status === 200, 120_000, 250), "ready once both are back").toBe(true);
-    console.log(`single process: ready ${Date.now() - redisBackAt} ms after Redis was back`);
+    console.log(`single process: ready ${Date.now() - backAt} ms after both were back`);
     expect(vexil.child.exitCode, "the process never exited").toBeNull();
     await expectFlagReachesClients(vexil, "after-single-boot");
   }, 360_000);

@@ -22,6 +22,15 @@ export async function readiness(url: string): Promise<{ status: number; text: st
   }
 }
 
+/** What a process's /health answers, as text ("" when nothing answered). */
+export async function health(url: string): Promise<string> {
+  try {
+    return await (await fetch(`${url}/health`, { signal: AbortSignal.timeout(3000) })).text();
+  } catch {
+    return "";
+  }
+}
+
 export const clusterServices = ["admin", "frontend-eval", "signal-ingest", "addon-delivery"] as const;
 
 /** Waits until the gateway and every service of the cluster say ready. */

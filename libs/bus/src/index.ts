@@ -15,7 +15,7 @@ export {
   isNoResponders,
 } from "./bus.js";
 export { createMemoryBus, type MemoryBusOptions } from "./memory-bus.js";
-export { createNatsBus, type NatsBusOptions } from "./nats-bus.js";
+export { createNatsBus, connectNatsBus, type NatsBusOptions } from "./nats-bus.js";
 export { type OutboxEvent, type OutboxRelay, type OutboxRelayOptions, type OutboxSource, startOutboxRelay } from "./outbox-relay.js";
 export { namespacedBus } from "./namespaced-bus.js";
 export {

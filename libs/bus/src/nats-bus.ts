@@ -26,6 +26,7 @@ import {
   runReplyHandler,
   unwrapReply,
 } from "./bus.js";
+import { deferredTransport } from "./deferred-transport.js";
 import { assertSubject } from "./subjects.js";
 import { topicBus, type Bus } from "./topic.js";
 
@@ -55,6 +56,22 @@ const encode = (payload: unknown) => encoder.encode(JSON.stringify(payload ?? nu
 
 export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   return topicBus(await createNatsTransport(options), options.logger);
+}
+
+/**
+ * The NATS bus, connected when the broker answers; when it does not, a bus usable at once all the
+ * same, which connects in the background for as long as it takes and behaves meanwhile as during an
+ * outage (see `deferredTransport`). A process so starts and serves what it can without NATS.
+ */
+export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
+  try {
+    return await createNatsBus(options);
+  } catch (err) {
+    return topicBus(
+      deferredTransport(() => createNatsTransport(options), options.logger, { firstError: err }),
+      options.logger,
+    );
+  }
 }
 
 /** The raw NATS transport behind `createNatsBus`. */

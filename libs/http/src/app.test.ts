@@ -176,3 +176,50 @@ describe("createHttpApp", () => {
     expect(JSON.parse(text)).toMatchObject({ name: "InternalError" });
   });
 });
+
+describe("health and readiness with dependencies", () => {
+  it("stays ready while a dependency is down, and says so in the health details; a hung one does not hold /health", async () => {
+    let busUp = false;
+    const app = createHttpApp({
+      logger: createLogger({ service: "test", level: "silent" }),
+      routers: [],
+      readiness: [{ name: "store", check: async () => undefined }],
+      dependencies: [
+        {
+          name: "bus",
+          check: async () => {
+            if (!busUp) throw new Error("NATS unreachable since 2026-01-01T00:00:00.000Z");
+          },
+        },
+        { name: "cache", check: () => new Promise<void>(() => undefined) },
+      ],
+      healthDetails: () => ({ degraded: [{ name: "snapshots:nats", reason: "not announced" }], snapshots: [{ ageSeconds: 3 }] }),
+    });
+    const server = await listen(app, 0, "127.0.0.1");
+    try {
+      expect((await fetch(`${server.url}/ready`)).status).toBe(200);
+      const health = await fetch(`${server.url}/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({
+        health: "GOOD",
+        details: {
+          degraded: true,
+          reasons: [
+            { name: "bus", reason: "NATS unreachable since 2026-01-01T00:00:00.000Z" },
+            { name: "cache", reason: "no answer within 1000 ms" },
+            { name: "snapshots:nats", reason: "not announced" },
+          ],
+          dependencies: [
+            { name: "bus", up: false },
+            { name: "cache", up: false },
+          ],
+          snapshots: [{ ageSeconds: 3 }],
+        },
+      });
+      busUp = true;
+      expect((await (await fetch(`${server.url}/health`)).json()).details.dependencies[0]).toEqual({ name: "bus", up: true });
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -13,6 +13,41 @@ export interface ReadinessCheck {
   check(): Promise<void>;
 }
 
+/** A process's own part of its `/health` details. */
+export interface HealthDetails {
+  /** Why it serves less well than it could, beyond the dependencies it names. */
+  degraded?: Array<{ name: string; reason: string }>;
+  [detail: string]: unknown;
+}
+
+/** How long `/health` waits for a dependency's answer: a hung one must not fail the liveness probe. */
+const dependencyCheckMs = 1000;
+
+/** Runs each check, with a time limit when given: whether it answered, and why not. */
+async function runChecks(checks: ReadinessCheck[], timeoutMs?: number) {
+  return Promise.all(
+    checks.map(async ({ name, check }) => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const limit =
+          timeoutMs === undefined
+            ? []
+            : [
+                new Promise<never>(
+                  (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)),
+                ),
+              ];
+        await Promise.race([check(), ...limit]);
+        return { name, ready: true };
+      } catch (err) {
+        return { name, ready: false, error: err instanceof Error ? err.message : String(err) };
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+}
+
 export const defaultTrustedProxies = "loopback, linklocal, uniquelocal";
 
 /** Longest request target taken (414 above); longer ones than the header limit are refused by `listen`. */
@@ -24,7 +59,15 @@ export interface HttpAppOptions {
   logger: Logger;
   /** Routers (or dispatchers) mounted at the root in order; each owns its paths. */
   routers: RequestHandler[];
+  /** What the process needs to serve its traffic: `/ready` answers 503 while one fails ("send me no traffic"). */
   readiness?: ReadinessCheck[];
+  /**
+   * What the process serves without, less well (NATS, Redis): never on `/ready`, reported with the
+   * `health` details as degraded while one fails.
+   */
+  dependencies?: ReadinessCheck[];
+  /** More for the `/health` details (e.g. the age of the flag snapshot served), and the process's own degraded reasons. */
+  healthDetails?: () => HealthDetails;
   bodyLimitBytes?: number;
   /** false where bodies pass through untouched (the gateway's proxy): only guard them. */
   parseBodies?: boolean;
@@ -49,6 +92,8 @@ export function createHttpApp({
   logger,
   routers,
   readiness = [],
+  dependencies = [],
+  healthDetails,
   bodyLimitBytes = defaultBodyLimitBytes,
   parseBodies = true,
   trustProxy = defaultTrustedProxies,
@@ -71,20 +116,24 @@ export function createHttpApp({
     app.use(metricsEndpoint(metrics.registry, { token: metrics.token }));
   }
 
-  app.get("/health", (_req, res) => {
-    res.json({ health: "GOOD" });
+  // Live while the process answers at all (GOOD); the details say what it serves without now.
+  app.get("/health", async (_req, res) => {
+    if (dependencies.length === 0 && !healthDetails) return void res.json({ health: "GOOD" });
+    const checked = await runChecks(dependencies, dependencyCheckMs);
+    const { degraded: own = [], ...more } = healthDetails?.() ?? {};
+    const reasons = [...checked.flatMap(({ name, ready, error }) => (ready ? [] : [{ name, reason: error ?? "down" }])), ...own];
+    res.json({
+      health: "GOOD",
+      details: {
+        degraded: reasons.length > 0,
+        reasons,
+        dependencies: checked.map(({ name, ready }) => ({ name, up: ready })),
+        ...more,
+      },
+    });
   });
   app.get("/ready", async (_req, res) => {
-    const results = await Promise.all(
-      readiness.map(async ({ name, check }) => {
-        try {
-          await check();
-          return { name, ready: true };
-        } catch (err) {
-          return { name, ready: false, error: err instanceof Error ? err.message : String(err) };
-        }
-      }),
-    );
+    const results = await runChecks(readiness);
     const ready = results.every((r) => r.ready);
     res.status(ready ? 200 : 503).json({ health: ready ? "GOOD" : "BAD", checks: results });
   });

@@ -1,4 +1,4 @@
-import { createMemoryBus, createNatsBus, namespacedBus, type Bus } from "@vexil/bus";
+import { createMemoryBus, namespacedBus, connectNatsBus, type Bus } from "@vexil/bus";
 import { createMemoryCache, createRedisCache, type Cache } from "@vexil/cache";
 import type { ReadinessCheck } from "@vexil/http";
 import { eventStreamSubjects } from "@vexil/contracts";
@@ -11,10 +11,14 @@ export async function openStore(config: PlatformConfig, service: string): Promis
   return config.MONGODB_URL ? createMongoEngine({ url: config.MONGODB_URL, database }) : createEmbeddedEngine({ dir });
 }
 
+/**
+ * The bus, connected or not: NATS unreachable at start is reached in the background for as long as
+ * it takes, so a process started while it is away serves what it can meanwhile (see `connectNatsBus`).
+ */
 export async function openBus(config: PlatformConfig, service: string, logger: Logger): Promise<Bus> {
   if (!config.NATS_URL) return createMemoryBus({ logger: logger.child({ module: "bus" }) });
   const namespace = config.NATS_NAMESPACE;
-  const bus = await createNatsBus({
+  const bus = await connectNatsBus({
     servers: config.NATS_URL,
     streamName: config.NATS_STREAM,
     streamReplicas: config.NATS_STREAM_REPLICAS,
@@ -41,15 +45,20 @@ export interface Engines {
 export type EnginesWithoutStore = Omit<Engines, "store">;
 
 /**
- * Readiness probes for a service's engines: each names what is down and since when. A service
- * keeps serving what it can meanwhile (admin takes writes, frontend-eval answers from memory).
- * `label` tells apart several services in one process.
+ * Probes for a service's engines, each naming what is down and since when. The store is what a
+ * service that has one cannot serve without: it is on `/ready`. NATS and Redis are not: every
+ * service serves what it can while they are away (admin takes writes into its outbox, frontend-eval
+ * answers from the snapshot it holds), so they are dependencies, reported as degraded on `/health`.
  */
-export function engineReadiness({ store, bus, cache }: { store?: StoreEngine; bus: Bus; cache: Cache }, label?: string): ReadinessCheck[] {
-  const name = (engine: string) => (label ? `${engine}:${label}` : engine);
-  return [
-    ...(store ? [{ name: name("store"), check: () => store.ping() }] : []),
-    { name: name("bus"), check: () => bus.ping() },
-    { name: name("cache"), check: () => cache.ping() },
-  ];
+export function engineChecks({ store, bus, cache }: { store?: StoreEngine; bus: Bus; cache: Cache }): {
+  readiness: ReadinessCheck[];
+  dependencies: ReadinessCheck[];
+} {
+  return {
+    readiness: store ? [{ name: "store", check: () => store.ping() }] : [],
+    dependencies: [
+      { name: "bus", check: () => bus.ping() },
+      { name: "cache", check: () => cache.ping() },
+    ],
+  };
 }

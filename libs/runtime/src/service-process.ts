@@ -1,9 +1,9 @@
 import type { ErrorRequestHandler, Router } from "express";
-import { createHttpApp, withFastRoutes, type FastRoute, type ReadinessCheck, type RunningServer } from "@vexil/http";
+import { createHttpApp, withFastRoutes, type FastRoute, type HealthDetails, type ReadinessCheck, type RunningServer } from "@vexil/http";
 import type { Logger } from "@vexil/logger";
 import { createMetricsRegistry, type Registry } from "@vexil/metrics";
 import type { StoreFormat } from "@vexil/store";
-import { engineReadiness, openBus, openCache, openStore, type Engines, type EnginesWithoutStore } from "./engines.js";
+import { engineChecks, openBus, openCache, openStore, type Engines, type EnginesWithoutStore } from "./engines.js";
 import type { PlatformConfig } from "./platform-config.js";
 import { onShutdown } from "./shutdown.js";
 import { startWhenReachable } from "./starting-server.js";
@@ -12,7 +12,10 @@ import { openStoreInFormat } from "./store-format.js";
 /** What every service factory returns, so one entry point and the gateway can run any of them. */
 export interface VexilService {
   router: Router;
+  /** What it needs to serve its traffic, beyond its store: `/ready` is 503 while one fails. */
   readiness: ReadinessCheck[];
+  /** Its own part of the `/health` details: why it serves less well now (e.g. how old its snapshot is). */
+  health?: () => HealthDetails;
   /** Error handlers for the service's own paths, before the API's generic one (a protocol with its own error bodies). */
   errorHandlers?: ErrorRequestHandler[];
   /** Routes answered before express (the SDK hot paths), each falling back to `router` for what it does not answer. */
@@ -59,9 +62,10 @@ type ServiceProcessOptions<C> = { name: string; config: C; logger: Logger } & (
 
 /**
  * The whole life of a service running as its own process: open its engines (a store only if it
- * keeps data: `store: false` otherwise; listening, not ready, while one is unreachable: see
- * `startWhenReachable`), bring its store to the current format (see `openStoreInFormat`), start it, serve its router with health and readiness, and on SIGTERM stop in
- * reverse order.
+ * keeps data: `store: false` otherwise; listening, not ready, while Redis or the store is
+ * unreachable: see `startWhenReachable`; NATS is reached in the background), bring its store to
+ * the current format (see `openStoreInFormat`), start it, serve its router with health and
+ * readiness, and on SIGTERM stop in reverse order.
  */
 export async function runServiceProcess<C extends PlatformConfig & { PORT: number }>(
   options: ServiceProcessOptions<C>,
@@ -73,7 +77,8 @@ export async function runServiceProcess<C extends PlatformConfig & { PORT: numbe
   onShutdown(logger, [() => starting.close(), () => service?.stop(), () => (engines ? closeEngines(engines) : undefined)]);
 
   const metrics = createMetricsRegistry();
-  const bus = await starting.openWhenReachable("NATS", () => openBus(config, name, logger));
+  // NATS is not waited for: the service starts and serves what it can, and sets up what needs NATS once it is reached.
+  const bus = await openBus(config, name, logger);
   const cache = await starting.openWhenReachable("Redis", () => openCache(config, logger));
   if (options.store === false) {
     engines = { bus, cache };
@@ -86,11 +91,14 @@ export async function runServiceProcess<C extends PlatformConfig & { PORT: numbe
     service = await options.create(engines, metrics);
   }
   await service.start();
+  const checks = engineChecks(engines);
   const app = createHttpApp({
     logger,
     trustProxy: config.TRUST_PROXY,
     routers: [service.router],
-    readiness: [...engineReadiness(engines), ...service.readiness],
+    readiness: [...checks.readiness, ...service.readiness],
+    dependencies: checks.dependencies,
+    healthDetails: service.health,
     metrics: { registry: metrics, token: config.METRICS_TOKEN },
     errorHandlers: service.errorHandlers,
   });

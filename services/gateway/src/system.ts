@@ -6,6 +6,7 @@ import type { SecretBox } from "@vexil/auth";
 import type { Logger } from "@vexil/logger";
 import { createMetricsRegistry } from "@vexil/metrics";
 import {
+  engineChecks,
   openBus,
   openCache,
   openStoreInFormat,
@@ -25,7 +26,8 @@ export interface SystemSettings {
   admin: AdminSettings;
   /** Seals the secrets admin stores. */
   secrets: SecretBox;
-  frontendEval: Pick<FrontendEvalConfig, "FRONTEND_API_ENABLED">;
+  frontendEval: Pick<FrontendEvalConfig, "FRONTEND_API_ENABLED"> &
+    Partial<Pick<FrontendEvalConfig, "SDK_STREAMS_LIMIT" | "SDK_STREAMS_PER_TOKEN_LIMIT">>;
   /** Delivery settings; `allowPrivateUrls` also applies to admin unless its own setting says otherwise. */
   addonDelivery?: Partial<AddonDeliverySettings>;
   /** Signal limits; those not given take the spec's values. */
@@ -53,7 +55,7 @@ export interface RunningSystem {
 export async function startSystem(settings: SystemSettings, logger: Logger): Promise<RunningSystem> {
   const { platform } = settings;
   const child = (service: string) => logger.child({ service });
-  // NATS or Redis down at start leaves the process up and not ready, not exited.
+  // Redis down at start leaves the process up and not ready, not exited; NATS is reached in the background.
   const starting = startWhenReachable({
     name: "vexil",
     logger: child("gateway"),
@@ -61,7 +63,7 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
     port: settings.port,
     host: settings.host,
   });
-  const bus = await starting.openWhenReachable("NATS", () => openBus(platform, "vexil", logger));
+  const bus = await openBus(platform, "vexil", logger);
   const cache = await starting.openWhenReachable("Redis", () => openCache(platform, logger));
   const stores = new Map<string, StoreEngine>();
   // Every store is brought to its service's current format before any service reads one.
@@ -117,11 +119,11 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
       ...(adminUi ? [adminUi] : []),
     ],
     readiness: [
-      { name: "bus", check: () => bus.ping() },
-      { name: "cache", check: () => cache.ping() },
       ...[...stores].map(([service, store]) => ({ name: `store:${service}`, check: () => store.ping() })),
       ...services.flatMap((s) => s.readiness),
     ],
+    dependencies: engineChecks({ bus, cache }).dependencies,
+    healthDetails: frontendEval.health,
   });
   // frontend-eval's SDK hot paths are answered before express, as in its own process.
   const server = await starting.serve(withFastRoutes(app, frontendEval.fastRoutes ?? [], { logger: child("gateway"), metrics }));
