@@ -113,6 +113,17 @@ export class NotReady extends VexilError {
   override readonly name = "NotReady";
   readonly status = 503;
 }
+/** The process is up but at a limit it keeps to stay up (e.g. its open streams): try again later. */
+export class ServiceUnavailable extends VexilError {
+  override readonly name = "ServiceUnavailable";
+  readonly status = 503;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
 /** Wraps anything that is not a VexilError; its message never reaches the client. */
 export class InternalError extends VexilError {
   override readonly name = "InternalError";

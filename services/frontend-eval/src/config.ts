@@ -6,5 +6,9 @@ export const frontendEvalEnv = platformEnv.extend({
   PORT: envSchemas.port.default(4244),
   /** When false, /api/frontend answers 404, as Unleash does with the frontend API disabled. */
   FRONTEND_API_ENABLED: envSchemas.booleanString.default("true"),
+  /** SDK streams (`/api/client/streaming`) this process keeps open at most; more get 503 with Retry-After. */
+  SDK_STREAMS_LIMIT: z.coerce.number().int().min(1).default(20_000),
+  /** SDK streams one API token may keep open here at most; more get 429 with Retry-After. */
+  SDK_STREAMS_PER_TOKEN_LIMIT: z.coerce.number().int().min(1).default(10_000),
 });
 export type FrontendEvalConfig = z.infer<typeof frontendEvalEnv>;

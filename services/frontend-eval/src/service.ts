@@ -12,6 +12,7 @@ import { frontendRoutes } from "./frontend/frontend-routes.js";
 import { ClientInstances } from "./metrics/client-instances.js";
 import { SeenFeatures } from "./metrics/seen-features.js";
 import { UsageCounts } from "./metrics/usage-counts.js";
+import { SnapshotFreshness } from "./snapshots/snapshot-freshness.js";
 import { SnapshotHolder } from "./snapshots/snapshot-holder.js";
 import { apiKeyHeader, ofrepErrors, ofrepRoutes } from "./ofrep/ofrep-routes.js";
 import { registerFrontendEvalMetrics } from "./operations/frontend-eval-metrics.js";
@@ -19,7 +20,8 @@ import { registerFrontendEvalMetrics } from "./operations/frontend-eval-metrics.
 export interface FrontendEvalDeps {
   /** No store: everything comes from the cache and the bus, so MongoDB being down never stops evaluation. */
   engines: EnginesWithoutStore;
-  settings: Pick<FrontendEvalConfig, "FRONTEND_API_ENABLED">;
+  settings: Pick<FrontendEvalConfig, "FRONTEND_API_ENABLED"> &
+    Partial<Pick<FrontendEvalConfig, "SDK_STREAMS_LIMIT" | "SDK_STREAMS_PER_TOKEN_LIMIT">>;
   logger: Logger;
   /** The process's Prometheus registry. */
   metrics?: Registry;
@@ -38,7 +40,13 @@ export async function createFrontendEvalService({
   const sharedTokens = await openSharedTokenSet(engines.cache, engines.bus, { logger: logger.child({ module: "tokens" }) });
   const authenticateToken = authenticate([apiTokenAuthenticator(sharedTokens.tokens)]);
   const snapshots = new SnapshotHolder({ cache: engines.cache, bus: engines.bus, logger: logger.child({ module: "snapshots" }) });
-  const streams = new StreamingHub();
+  const freshness = new SnapshotFreshness({
+    bus: engines.bus,
+    cache: engines.cache,
+    holder: snapshots,
+    logger: logger.child({ module: "snapshots" }),
+  });
+  const streams = new StreamingHub({ maxStreams: settings.SDK_STREAMS_LIMIT, maxStreamsPerToken: settings.SDK_STREAMS_PER_TOKEN_LIMIT });
   // A revoked, narrowed or expired token loses its open streams at once, not at the next reconnect.
   const tokenChanges = sharedTokens.tokens.onChange(() => streams.revalidate((digest) => sharedTokens.tokens.grantFor(digest)));
   const seen = new SeenFeatures({ bus: engines.bus });
@@ -47,6 +55,8 @@ export async function createFrontendEvalService({
   const operations = registerFrontendEvalMetrics(metrics, {
     streamingConnections: () => streams.size,
     revisions: () => snapshots.revisions(),
+    ages: () => freshness.ages(),
+    reasons: () => freshness.reasons(),
   });
   snapshots.onSwap((snapshot, changes, notice) => {
     streams.publish(snapshot, changes);
@@ -73,19 +83,34 @@ export async function createFrontendEvalService({
     router,
     errorHandlers: [ofrepErrors(logger.child({ module: "ofrep" }))],
     fastRoutes: sdkFastRoutes({ tokens: sharedTokens.tokens, snapshots, frontendApiEnabled: settings.FRONTEND_API_ENABLED }),
+    // Ready ("send me traffic") while it holds the token grants and a whole snapshot of every
+    // environment it serves, whatever NATS, Redis or admin do; how stale that may be is in /health.
     readiness: [
       sharedTokens.readiness,
       {
         name: "snapshots",
         check: async () => {
-          if (!snapshots.ready) throw new NotReady("No flag snapshot loaded yet");
+          if (!snapshots.ready) throw new NotReady("No whole flag snapshot of every environment loaded yet");
         },
       },
     ],
+    health: () => ({
+      degraded: freshness.reasons().map(({ reason, since, message }) => ({
+        name: `snapshots:${reason}`,
+        reason: `${message} (since ${new Date(since).toISOString()})`,
+      })),
+      snapshots: snapshots.revisions().map(([environment, revision]) => ({
+        environment,
+        revision,
+        ageSeconds: freshness.ages().find(([env]) => env === environment)?.[1] ?? 0,
+      })),
+    }),
     async start() {
       await snapshots.start();
+      freshness.start();
     },
     async stop() {
+      freshness.stop();
       tokenChanges.unsubscribe();
       streams.close();
       seen.stop();

@@ -1,6 +1,7 @@
 import type { Request, Response } from "express";
 import type { TokenGrant } from "@vexil/auth";
 import type { DeltaEvent } from "@vexil/contracts";
+import { ServiceUnavailable, TooManyRequests } from "@vexil/errors";
 import { openEventStream } from "@vexil/http";
 import type { EnvironmentSnapshot } from "../snapshots/environment-snapshot.js";
 import { eventsInScope, inScope, scopeKey, type FeatureScope } from "../snapshots/scope.js";
@@ -14,6 +15,9 @@ interface Connection {
   grantJson: string;
   expiry: NodeJS.Timeout | undefined;
 }
+
+/** What a refused stream is told to wait before trying again. */
+const retryAfterSeconds = 5;
 
 /** The longest delay setTimeout takes; a later expiry is checked again when that one fires. */
 const maxTimerMs = 2 ** 31 - 1;
@@ -39,10 +43,16 @@ function sseMessage(id: number, event: string, data: string): string {
  *
  * A stream lives only as long as its token: revoking the token, changing its scope or letting it
  * expire ends the stream, and the SDK's reconnect is refused (401).
+ *
+ * Streams are bounded, in total and per token, so that no token holder can grow the process
+ * without limit: past a bound a new stream is refused, 429 (that token's) or 503 (all), with
+ * `Retry-After`; the streams open are untouched.
  */
 export class StreamingHub {
   private readonly byEnvironment = new Map<string, Set<Connection>>();
   private readonly keepAlive: NodeJS.Timeout;
+  private open = 0;
+  private readonly perToken = new Map<string, number>();
 
   constructor(
     private readonly options: {
@@ -51,6 +61,10 @@ export class StreamingHub {
       /** Reconnect delay SDKs start from after the stream ends (the SSE `retry` field). */
       reconnectMs?: number;
       now?: () => number;
+      /** Streams open at most, in all. */
+      maxStreams?: number;
+      /** Streams open at most per token. */
+      maxStreamsPerToken?: number;
     } = {},
   ) {
     this.keepAlive = setInterval(() => this.broadcastComment(), options.keepAliveMs ?? 15_000);
@@ -58,9 +72,7 @@ export class StreamingHub {
   }
 
   get size(): number {
-    let total = 0;
-    for (const set of this.byEnvironment.values()) total += set.size;
-    return total;
+    return this.open;
   }
 
   connect(
@@ -73,6 +85,17 @@ export class StreamingHub {
       grant,
     }: { snapshot: EnvironmentSnapshot; scope: FeatureScope; missed: DeltaEvent[] | undefined; grant: TokenGrant },
   ): void {
+    const { maxStreams = 20_000, maxStreamsPerToken = 10_000 } = this.options;
+    const tokenStreams = this.perToken.get(grant.digest) ?? 0;
+    if (tokenStreams >= maxStreamsPerToken) {
+      throw new TooManyRequests(
+        `This API token has ${tokenStreams} streams open, the most one token may have; close one first`,
+        retryAfterSeconds,
+      );
+    }
+    if (this.open >= maxStreams) {
+      throw new ServiceUnavailable(`This process has ${this.open} streams open, the most it takes; try again later`, retryAfterSeconds);
+    }
     openEventStream(req, res, this.options.reconnectMs ?? 1000);
     if (missed === undefined) {
       res.write(sseMessage(snapshot.revision, "unleash-connected", hydrationJson(snapshot, scope)));
@@ -86,10 +109,16 @@ export class StreamingHub {
     let set = this.byEnvironment.get(snapshot.environment);
     if (!set) this.byEnvironment.set(snapshot.environment, (set = new Set()));
     set.add(connection);
+    this.open++;
+    this.perToken.set(grant.digest, tokenStreams + 1);
     this.scheduleExpiry(connection);
     res.on("close", () => {
       clearTimeout(connection.expiry);
       set.delete(connection);
+      this.open--;
+      const left = (this.perToken.get(grant.digest) ?? 1) - 1;
+      if (left > 0) this.perToken.set(grant.digest, left);
+      else this.perToken.delete(grant.digest);
     });
   }
 

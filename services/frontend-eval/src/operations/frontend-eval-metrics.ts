@@ -1,14 +1,20 @@
 import type { SnapshotUpdated } from "@vexil/contracts";
 import { Gauge, Histogram, type Registry } from "@vexil/metrics";
+import { degradedReasons, type DegradedReason } from "../snapshots/snapshot-freshness.js";
 
 /**
  * What frontend-eval shows Prometheus: SDK streams open, the snapshot revision held per
- * environment, and how long a change took from admin's commit to being served here (both clocks
+ * environment, how stale it may be and why (it stays ready while degraded), and how long a change took from admin's commit to being served here (both clocks
  * are the hosts' own: across machines the figure is only as good as their time sync).
  */
 export function registerFrontendEvalMetrics(
   registry: Registry,
-  sources: { streamingConnections(): number; revisions(): Array<[environment: string, revision: number]> },
+  sources: {
+    streamingConnections(): number;
+    revisions(): Array<[environment: string, revision: number]>;
+    ages(): Array<[environment: string, seconds: number]>;
+    reasons(): Array<{ reason: DegradedReason }>;
+  },
   clock: () => number = Date.now,
 ) {
   new Gauge({
@@ -27,6 +33,26 @@ export function registerFrontendEvalMetrics(
     collect() {
       this.reset();
       for (const [environment, revision] of sources.revisions()) this.set({ environment }, revision);
+    },
+  });
+  new Gauge({
+    name: "vexil_snapshot_age_seconds",
+    help: "Seconds the snapshot served may be missing changes for, per environment (0 while it follows every change)",
+    labelNames: ["environment"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [environment, seconds] of sources.ages()) this.set({ environment }, seconds);
+    },
+  });
+  new Gauge({
+    name: "vexil_snapshot_degraded",
+    help: "1 while the snapshots served may miss changes, per reason: nats (changes not announced), redis (cannot be read), reload (reading fails)",
+    labelNames: ["reason"],
+    registers: [registry],
+    collect() {
+      const now = new Set(sources.reasons().map(({ reason }) => reason));
+      for (const reason of degradedReasons) this.set({ reason }, now.has(reason) ? 1 : 0);
     },
   });
   const lag = new Histogram({

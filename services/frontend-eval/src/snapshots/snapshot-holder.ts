@@ -59,6 +59,12 @@ export class SnapshotHolder {
   /** Flags patched into each environment's snapshot since it was last built whole. */
   private readonly patched = new Map<string, number>();
   private readonly compactions = new Map<string, NodeJS.Timeout>();
+  /** The environments the first list read named: this process serves them, and is ready once it holds them all. */
+  private served: string[] | undefined;
+  /** When each environment was last read whole or followed an announcement. */
+  private readonly loadedAt = new Map<string, number>();
+  /** Since when reading each environment fails (unset while it succeeds). */
+  private readonly failingSince = new Map<string, number>();
 
   constructor(
     private readonly deps: {
@@ -71,6 +77,7 @@ export class SnapshotHolder {
       retryDelayMs?: number;
       /** How long changes must pause before a much-patched snapshot is built again whole. */
       compactAfterMs?: number;
+      now?: () => number;
     },
   ) {}
 
@@ -101,12 +108,31 @@ export class SnapshotHolder {
       this.deps.logger.warn({ err }, "could not read the snapshot environments; keeping the snapshots held");
     }
     if (!environments) return this.retryLater();
+    this.served ??= environments;
     await Promise.all(environments.map((environment) => this.load(environment)));
   }
 
-  /** True once any environment has a snapshot. */
+  /**
+   * True once a whole snapshot is held for every environment the first list read named (an
+   * environment added later is served once loaded, and never makes the process unready). Snapshots
+   * are only ever replaced, so once true it stays true, whatever NATS, Redis or admin do.
+   */
   get ready(): boolean {
-    return this.snapshots.size > 0;
+    return this.served !== undefined && this.served.every((environment) => this.snapshots.has(environment));
+  }
+
+  /** When an environment was last known to be read as the cache holds it, and since when reading it fails. */
+  freshness(environment: string): { loadedAt: number | undefined; failingSince: number | undefined } {
+    return { loadedAt: this.loadedAt.get(environment), failingSince: this.failingSince.get(environment) };
+  }
+
+  /**
+   * Reads the environment again if the cache holds another revision than the one served: how
+   * changes are followed while announcements cannot be heard (NATS away). Costs one read when nothing moved.
+   */
+  async refreshIfMoved(environment: string): Promise<void> {
+    const index = snapshotIndexSchema.safeParse(await this.deps.cache.getJson(snapshotCacheKey(environment)));
+    if (index.success && index.data.revision !== this.snapshots.get(environment)?.revision) await this.load(environment);
   }
 
   /** The revision held per environment. */
@@ -142,7 +168,17 @@ export class SnapshotHolder {
 
   /** Loads one environment; loads (and rebuilds) of the same environment run one after another. */
   private load(environment: string, notice?: SnapshotUpdated): Promise<void> {
-    return this.inTurn(environment, () => this.loadNow(environment, notice));
+    const now = this.deps.now ?? Date.now;
+    return this.inTurn(environment, async () => {
+      try {
+        await this.loadNow(environment, notice);
+      } catch (err) {
+        if (!this.failingSince.has(environment)) this.failingSince.set(environment, now());
+        throw err;
+      }
+      this.loadedAt.set(environment, now());
+      this.failingSince.delete(environment);
+    });
   }
 
   private inTurn(environment: string, work: () => Promise<void> | void): Promise<void> {
@@ -159,6 +195,8 @@ export class SnapshotHolder {
         });
       } else {
         this.deps.logger.error({ err, environment }, "loading a snapshot failed");
+        // Nothing else would try again for an environment this process holds nothing of yet.
+        if (!this.snapshots.has(environment)) this.retryLater();
       }
     });
     this.loading.set(environment, tracked);
