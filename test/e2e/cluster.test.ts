@@ -19,8 +19,11 @@ describe.skipIf(!available)("npm run start:cluster", () => {
     const res = await strategies();
     expect(res.status).toBe(200);
     expect((await res.json()).strategies.length).toBeGreaterThan(0);
-    const ready = await (await vexil.api("/ready", { token: null })).json();
-    expect(ready.checks.map((c: { name: string }) => c.name).sort()).toEqual(["admin", "frontend-eval", "signal-ingest"]);
+    expect((await vexil.api("/ready", { token: null })).status).toBe(200);
+    // The gateway names each surface's replicas, and whether each is ready, in its health details.
+    const { details } = await (await vexil.api("/health", { token: null })).json();
+    expect(Object.keys(details.surfaces).sort()).toEqual(["admin", "frontend-eval", "signal-ingest"]);
+    expect(details.surfaces["frontend-eval"]).toEqual([{ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), ready: true }]);
   });
 
   describe.each(["default", "cluster-project"])("in project %s", (project) => {

@@ -215,7 +215,13 @@ function processGroupOf(pid: number): number | undefined {
  * Polls /ready (or /health) until it answers 200; false when the time is up, the process exited (a
  * bad setting, a crash) or its port was taken (the answer would then come from another process).
  */
-async function untilReady(url: string, spawned: SpawnedProcess, timeoutMs: number, path = "/ready"): Promise<boolean> {
+async function untilReady(
+  url: string,
+  spawned: SpawnedProcess,
+  timeoutMs: number,
+  path = "/ready",
+  { everyReplica = false } = {},
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (spawned.running() && !portTaken(spawned) && Date.now() < deadline) {
     if (
@@ -223,12 +229,28 @@ async function untilReady(url: string, spawned: SpawnedProcess, timeoutMs: numbe
       (await fetch(`${url}${path}`).then(
         (res) => res.ok,
         () => false,
-      ))
+      )) &&
+      (!everyReplica || (await everyReplicaReady(url)))
     )
       return true;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return false;
+}
+
+/**
+ * The cluster gateway is ready once any surface is; a test wants them all: every replica the gateway
+ * routes to says ready (in its /health details).
+ */
+async function everyReplicaReady(url: string): Promise<boolean> {
+  try {
+    const { details } = (await (await fetch(`${url}/health`)).json()) as {
+      details?: { surfaces?: Record<string, Array<{ ready: boolean }>> };
+    };
+    return Object.values(details?.surfaces ?? {}).every((replicas) => replicas.every((r) => r.ready));
+  } catch {
+    return false;
+  }
 }
 
 async function stopGroup(spawned: SpawnedProcess): Promise<void> {
@@ -263,6 +285,7 @@ export async function startVexilProcess(options: VexilProcessOptions = {}): Prom
         spawned,
         options.readyTimeoutMs ?? (mode === "cluster" ? 240_000 : 120_000),
         options.until === "live" ? "/health" : "/ready",
+        { everyReplica: mode === "cluster" && options.until !== "live" },
       );
       return { port, spawned, ready };
     },

@@ -1,62 +1,11 @@
-import { once } from "node:events";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RunningServer } from "@vexil/http";
 import { createLogger } from "@vexil/logger";
 import { startClusterGateway } from "./cluster-gateway.js";
 import type { RoutedService } from "./routes.js";
+import { standIn, type Seen } from "./stand-in.fixture.js";
 
 const logger = createLogger({ service: "test", level: "silent" });
-
-/** What a stand-in service saw of a request. */
-interface Seen {
-  service: RoutedService;
-  method: string;
-  url: string;
-  body: string;
-  headers: IncomingMessage["headers"];
-}
-
-/**
- * A stand-in for one service process: echoes what reached it. In `refuse` mode it drops each
- * request's connection unanswered (a process going away); with `dieInStream` a stream request gets
- * one event before the process "dies" mid-response.
- */
-async function standIn(service: RoutedService) {
-  const state = { mode: "up" as "up" | "refuse", ready: true, dieInStream: false };
-  let arrived: () => void = () => {};
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    arrived();
-    if (state.mode === "refuse") return void req.socket.destroy();
-    let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
-    req.on("end", () => {
-      if (req.url === "/ready") return void res.writeHead(state.ready ? 200 : 503).end();
-      if (req.url === "/api/client/streaming") {
-        res.writeHead(200, { "content-type": "text/event-stream", "x-seen-forwarded-for": String(req.headers["x-forwarded-for"]) });
-        res.write("event: connected\ndata: {}\n\n");
-        if (state.dieInStream) setImmediate(() => res.socket?.destroy());
-        else res.end();
-        return;
-      }
-      const seen: Seen = { service, method: req.method ?? "", url: req.url ?? "", body, headers: req.headers };
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(seen));
-    });
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  return {
-    state,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    /** Resolves when the next request reaches the service. */
-    nextRequest: () => new Promise<void>((resolve) => (arrived = resolve)),
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 describe("the cluster gateway", () => {
   let services: Record<RoutedService, Awaited<ReturnType<typeof standIn>>>;
@@ -76,12 +25,13 @@ describe("the cluster gateway", () => {
     gateway = await startClusterGateway(
       {
         addresses: {
-          admin: services.admin.url,
-          "frontend-eval": services["frontend-eval"].url,
-          "signal-ingest": services["signal-ingest"].url,
+          admin: [services.admin.url],
+          "frontend-eval": [services["frontend-eval"].url],
+          "signal-ingest": [services["signal-ingest"].url],
         },
         port: 0,
         host: "127.0.0.1",
+        probes: { probeEveryMs: 50 },
       },
       logger,
     );
@@ -90,8 +40,16 @@ describe("the cluster gateway", () => {
     await gateway?.close();
     await Promise.all(Object.values(services ?? {}).map((s) => s.close()));
   });
-  beforeEach(() => {
+  const health = async () =>
+    Object.values(
+      ((await (await fetch(`${gateway.url}/health`)).json()) as { details: { surfaces: Record<string, Array<{ ready: boolean }>> } })
+        .details.surfaces,
+    );
+
+  beforeEach(async () => {
     for (const service of Object.values(services)) Object.assign(service.state, { mode: "up", ready: true, dieInStream: false });
+    // A request that found one down took it out until its next probe: wait for that.
+    await vi.waitFor(async () => expect((await health()).every((surface) => surface.every((r) => r.ready))).toBe(true), 10_000);
   });
 
   it("forwards each prefix to the process that owns it, method, path, query and body untouched", async () => {
@@ -170,30 +128,26 @@ describe("the cluster gateway", () => {
     expect(ended).toContain("event: connected");
   });
 
-  it("is ready when every service is, and names the one that is not", async () => {
-    expect((await fetch(`${gateway.url}/ready`)).status).toBe(200);
+  it("stays ready while any surface has a ready replica, and says in /health which have none", async () => {
     services.admin.state.ready = false;
-    const res = await fetch(`${gateway.url}/ready`);
-    expect(res.status).toBe(503);
-    const { checks } = (await res.json()) as { checks: { name: string; ready: boolean }[] };
-    expect(checks.filter((c) => !c.ready).map((c) => c.name)).toEqual(["admin"]);
+    await vi.waitFor(async () => expect((await health())[0]!.every((r) => !r.ready)).toBe(true), 10_000);
+    const ready = await fetch(`${gateway.url}/ready`);
+    expect(ready.status).toBe(200);
+    const { details } = (await (await fetch(`${gateway.url}/health`)).json()) as { details: { reasons: unknown[] } };
+    expect(details.reasons).toContainEqual({ name: "replicas:admin", reason: "0 of 1 ready: its paths answer 503" });
   });
 
-  it("is not ready while a service does not answer at all", async () => {
+  it("is not ready when no replica of any surface answers", async () => {
     const lonely = await startClusterGateway(
-      {
-        addresses: { admin: nowhere, "frontend-eval": services["frontend-eval"].url, "signal-ingest": services["signal-ingest"].url },
-        port: 0,
-        host: "127.0.0.1",
-      },
+      { addresses: { admin: [nowhere], "frontend-eval": [nowhere], "signal-ingest": [nowhere] }, port: 0, host: "127.0.0.1" },
       logger,
     );
     try {
       const res = await fetch(`${lonely.url}/ready`);
       expect(res.status).toBe(503);
-      expect(((await res.json()) as { checks: { name: string; ready: boolean }[] }).checks).toContainEqual(
-        expect.objectContaining({ name: "admin", ready: false }),
-      );
+      expect(((await res.json()) as { checks: { name: string; ready: boolean }[] }).checks).toEqual([
+        expect.objectContaining({ name: "replicas", ready: false }),
+      ]);
     } finally {
       await lonely.close();
     }

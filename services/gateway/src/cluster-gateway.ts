@@ -3,9 +3,17 @@ import type { Logger } from "@vexil/logger";
 import { createMetricsRegistry } from "@vexil/metrics";
 import { createAdminUiRouter } from "./admin-ui.js";
 import { createDocsRouter } from "./docs.js";
-import { createProxyRouter, type ServiceAddresses } from "./proxy.js";
+import { createProxyRouter, type ServiceAddresses, type ServicePools } from "./proxy.js";
+import { ReplicaPool, type ReplicaPoolOptions } from "./replica-pool.js";
+import type { RoutedService } from "./routes.js";
 
-/** Cluster mode: the documented paths on one port, each proxied to the process that owns it. */
+/**
+ * Cluster mode: the documented paths on one port, each proxied to a replica of the process that owns
+ * it. Ready while it can reach a ready replica of any surface it routes: every gateway reaches the
+ * same replicas, so taking one gateway out of a load balancer would only take away what it can
+ * still serve (SDKs keep being answered while admin is down); a surface with no replica answers 503
+ * on its own paths. `/health` details list each surface's replicas.
+ */
 export async function startClusterGateway(
   {
     addresses,
@@ -13,9 +21,25 @@ export async function startClusterGateway(
     host,
     trustProxy,
     metricsToken,
-  }: { addresses: ServiceAddresses; port: number; host?: string; trustProxy?: string; metricsToken?: string },
+    probes,
+  }: {
+    addresses: ServiceAddresses;
+    port: number;
+    host?: string;
+    trustProxy?: string;
+    metricsToken?: string;
+    probes?: ReplicaPoolOptions;
+  },
   logger: Logger,
 ): Promise<RunningServer> {
+  const pools = Object.fromEntries(
+    (Object.entries(addresses) as Array<[RoutedService, string[]]>).map(([service, urls]) => [
+      service,
+      new ReplicaPool(service, urls, logger, probes),
+    ]),
+  ) as ServicePools;
+  const all = Object.values(pools);
+  await Promise.all(all.map((pool) => pool.start()));
   const adminUi = createAdminUiRouter(logger);
   const app = createHttpApp({
     logger,
@@ -23,14 +47,31 @@ export async function startClusterGateway(
     trustProxy,
     // The gateway's own: requests per proxied prefix. Each service serves its own on its port.
     metrics: { registry: createMetricsRegistry(), token: metricsToken },
-    routers: [createDocsRouter(), createProxyRouter(addresses, logger), ...(adminUi ? [adminUi] : [])],
-    readiness: Object.entries(addresses).map(([name, url]) => ({
-      name,
-      check: async () => {
-        const res = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(2000) });
-        if (!res.ok) throw new Error(`${name} answered ${res.status}`);
+    routers: [createDocsRouter(), createProxyRouter(pools, logger), ...(adminUi ? [adminUi] : [])],
+    readiness: [
+      {
+        name: "replicas",
+        check: async () => {
+          if (all.every((pool) => pool.readyCount === 0)) throw new Error("no replica of any surface is ready");
+        },
       },
-    })),
+    ],
+    healthDetails: () => ({
+      degraded: all
+        .filter((pool) => pool.readyCount < pool.replicas.length)
+        .map((pool) => ({
+          name: `replicas:${pool.service}`,
+          reason: `${pool.readyCount} of ${pool.replicas.length} ready${pool.readyCount === 0 ? `: its paths answer 503` : ""}`,
+        })),
+      surfaces: Object.fromEntries(all.map((pool) => [pool.service, pool.replicas.map(({ url, ready }) => ({ url, ready }))])),
+    }),
   });
-  return listen(app, port, host);
+  const server = await listen(app, port, host);
+  return {
+    ...server,
+    async close() {
+      for (const pool of all) pool.stop();
+      await server.close();
+    },
+  };
 }

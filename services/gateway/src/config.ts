@@ -2,21 +2,38 @@ import { z } from "zod";
 import { envSchemas } from "@vexil/config";
 import { platformEnv } from "@vexil/runtime";
 
+/** One address per replica, comma-separated: `http://10.0.0.5:4244,http://10.0.0.6:4244`. */
+const replicaUrls = envSchemas.commaList.pipe(
+  z.array(envSchemas.url, { message: "comma-separated http(s) URLs" }).min(1, "at least one URL"),
+);
+
 export const gatewayEnv = platformEnv.extend({
   PORT: envSchemas.port.default(4242),
   /** single: every service in this process; cluster: proxy to the services' own processes. */
   GATEWAY_MODE: z.enum(["single", "cluster"]).default("single"),
-  ADMIN_URL: envSchemas.url.default("http://127.0.0.1:4243"),
-  FRONTEND_EVAL_URL: envSchemas.url.default("http://127.0.0.1:4244"),
-  SIGNAL_INGEST_URL: envSchemas.url.default("http://127.0.0.1:4245"),
+  /** Where each surface's replicas are, in cluster mode: the gateway balances over them. */
+  ADMIN_URL: replicaUrls.default("http://127.0.0.1:4243"),
+  FRONTEND_EVAL_URL: replicaUrls.default("http://127.0.0.1:4244"),
+  SIGNAL_INGEST_URL: replicaUrls.default("http://127.0.0.1:4245"),
   /** The address printed for users; defaults to http://localhost:<PORT>. */
   PUBLIC_URL: envSchemas.url.optional(),
 });
 export type GatewayConfig = z.infer<typeof gatewayEnv>;
 
-/** `npm run start:cluster`: the gateway's port (each service takes one of the next four) and the NATS and Redis they share. */
+const replicaCount = z.coerce.number().int().min(1).max(16).default(1);
+
+/**
+ * `npm run start:cluster`: the gateway's port (the first replica of each service takes one of the
+ * next four, further replicas the ports after), the NATS and Redis they share, and how many
+ * replicas of each surface to run.
+ */
 export const clusterEnv = z.object({
   PORT: envSchemas.port.default(4242),
   NATS_URL: envSchemas.url.default("nats://127.0.0.1:4222"),
   REDIS_URL: envSchemas.url.default("redis://127.0.0.1:6379"),
+  MONGODB_URL: z.string().optional(),
+  ADMIN_REPLICAS: replicaCount,
+  FRONTEND_EVAL_REPLICAS: replicaCount,
+  SIGNAL_INGEST_REPLICAS: replicaCount,
+  ADDON_DELIVERY_REPLICAS: replicaCount,
 });

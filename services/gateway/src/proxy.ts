@@ -1,32 +1,55 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ClientRequest, IncomingMessage, ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import express, { type Router } from "express";
 import { createProxyMiddleware } from "http-proxy-middleware";
 import { NotReady } from "@vexil/errors";
 import type { Logger } from "@vexil/logger";
+import type { Replica, ReplicaPool } from "./replica-pool.js";
 import { publicRoutes, type RoutedService } from "./routes.js";
 
-export type ServiceAddresses = Record<RoutedService, string>;
+/** Each surface's addresses: one per replica. */
+export type ServiceAddresses = Record<RoutedService, string[]>;
+export type ServicePools = Record<RoutedService, ReplicaPool>;
 
-/** How long a streaming request waits for its service to come back before it gets 503. */
+/** How long a streaming request waits for a replica of its service to come back before it gets 503. */
 const streamHoldMs = 30_000;
 const streamRetryMs = 200;
 const forwardedHeaders = ["x-forwarded-for", "x-forwarded-port", "x-forwarded-proto", "x-forwarded-host"] as const;
+/** Errors that say the replica is not there (refused, reset, gone): the request may go to another. */
+const unreachableCodes = new Set(["ECONNREFUSED", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "ETIMEDOUT"]);
 
 function isStream(req: IncomingMessage): boolean {
   return req.method === "GET" && (req.url ?? "").split("?")[0] === "/api/client/streaming";
 }
 
+/** Sending it again cannot change anything twice: GET and HEAD. */
+function isIdempotent(req: IncomingMessage): boolean {
+  return req.method === "GET" || req.method === "HEAD";
+}
+
+/** Where one request stands: the replicas tried, the one trying now, the client's own forwarded headers. */
+interface Attempt {
+  tried: Set<Replica>;
+  current: Replica;
+  firstTriedAt: number;
+  clientForwarded: Array<string | string[] | undefined>;
+}
+
 /**
- * Cluster mode: forwards each public prefix to the process that owns it, bodies untouched. A
- * service that is down answers 503 in the error shape until it is back.
+ * Cluster mode: forwards each public prefix to a replica of the service that owns it, bodies
+ * untouched, balanced round-robin over the replicas ready (see `ReplicaPool`).
  *
- * Streams follow their service's life: when the service dies mid-response the client's response
- * is cut at once (an SDK then reconnects instead of listening to a silent stream), and a stream
- * request arriving while the service restarts waits for it (up to 30 s) instead of failing, so
- * the SDK's reconnect lands on the restarted service without backing off.
+ * - A replica that cannot be reached is taken out, and a GET or HEAD that found it so is sent to
+ *   another replica, as long as nothing was answered yet; any other request answers 503 in the
+ *   error shape (it may have reached the replica). With no replica left: 503 `NotReady`.
+ * - The upstream request lives exactly as long as the client's: a client that goes away at any
+ *   moment (before the replica answered, mid-stream) ends it, so nothing is left open upstream.
+ * - Streams follow their replica's life: when it dies mid-response, or stops being ready, the
+ *   client's stream is cut at once (an SDK then reconnects, and lands on a live replica), and a
+ *   stream request arriving while no replica can take it waits for one (up to 30 s) instead of
+ *   failing, so the SDK's reconnect does not back off.
  */
-export function createProxyRouter(addresses: ServiceAddresses, logger: Logger): Router {
+export function createProxyRouter(pools: ServicePools, logger: Logger): Router {
   const router = express.Router();
   // Counted per public prefix: the service behind counts the route templates.
   router.use((req, res, next) => {
@@ -34,62 +57,109 @@ export function createProxyRouter(addresses: ServiceAddresses, logger: Logger): 
     if (route) res.locals.metricsRoute = `${route.prefix}/*`;
     next();
   });
-  // A held stream is sent again with the client's forwarded headers, not the ones a try appended to.
-  const clientForwarded = new WeakMap<IncomingMessage, Array<string | string[] | undefined>>();
-  router.use((req, _res, next) => {
-    if (isStream(req)) {
-      const headers = forwardedHeaders.map((h) => req.headers[h]);
-      clientForwarded.set(req, headers);
-    }
-    next();
-  });
+  const attempts = new WeakMap<IncomingMessage, Attempt>();
+  const clientGone = (req: IncomingMessage, res: ServerResponse) => req.socket.destroyed || res.destroyed;
+
   for (const service of new Set(publicRoutes.map((r) => r.service))) {
+    const pool = pools[service];
     const prefixes = publicRoutes.filter((r) => r.service === service).map((r) => r.prefix);
-    const firstTried = new WeakMap<IncomingMessage, number>();
+    const owns = (path: string) => prefixes.some((p) => path === p || path.startsWith(`${p}/`));
+
+    /** Sends the request to the next replica, or answers 503 (a stream waits) when none is left. */
+    const send = (req: IncomingMessage, res: ServerResponse, attempt: Attempt | undefined) => {
+      const tried = attempt?.tried ?? new Set<Replica>();
+      const replica = pool.pick(tried);
+      if (!replica) return void unavailable(req, res, attempt);
+      tried.add(replica);
+      const next: Attempt = attempt ?? {
+        tried,
+        current: replica,
+        firstTriedAt: Date.now(),
+        clientForwarded: forwardedHeaders.map((h) => req.headers[h]),
+      };
+      next.current = replica;
+      if (attempt) restoreForwarded(req, attempt.clientForwarded);
+      attempts.set(req, next);
+      void proxy(req as express.Request, res as express.Response, () => res.destroy());
+    };
+
+    const unavailable = (req: IncomingMessage, res: ServerResponse, attempt: Attempt | undefined) => {
+      if (isStream(req) && attempt && Date.now() - attempt.firstTriedAt < streamHoldMs) {
+        // Every replica is away: wait for one to be back, trying them all again.
+        setTimeout(() => {
+          if (clientGone(req, res)) return;
+          attempt.tried.clear();
+          send(req, res, attempt);
+        }, streamRetryMs);
+        return;
+      }
+      const error = new NotReady(`The ${service} service is not reachable`);
+      res.writeHead(error.status, { "content-type": "application/json" });
+      res.end(JSON.stringify(error.toBody()));
+    };
+
     const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
-      target: addresses[service],
-      pathFilter: (path) => prefixes.some((p) => path === p || path.startsWith(`${p}/`)),
+      router: (req) => attempts.get(req)!.current.url,
+      // Only for the balancer's own `send`: paths are checked before.
+      pathFilter: () => true,
       xfwd: true,
       // SSE streams must not be buffered or cut by the proxy.
       proxyTimeout: 0,
       on: {
-        proxyReq: (_proxyReq, req) => {
-          if (!firstTried.has(req)) firstTried.set(req, Date.now());
-        },
-        proxyRes: (proxyRes, _req, res) => {
+        proxyReq: (proxyReq, req, res) => endWithClient(proxyReq, req, res as ServerResponse),
+        proxyRes: (proxyRes, req, res) => {
           proxyRes.once("close", () => {
             if (!proxyRes.complete) res.destroy();
           });
+          const replica = attempts.get(req)?.current;
+          if (replica && isStream(req) && proxyRes.statusCode === 200) {
+            replica.streams.add(res);
+            res.once("close", () => replica.streams.delete(res));
+            // Taken out meanwhile (its probe failed while this request was on its way): hand over now.
+            if (!replica.ready && pool.readyCount > 0) res.destroy();
+          }
         },
         error: (err, req, res) => {
           if (res instanceof Socket) return void res.destroy();
-          if (res.headersSent) return void res.destroy();
-          const triedAt = firstTried.get(req);
-          const headers = clientForwarded.get(req);
-          const unreachable = ["ECONNREFUSED", "ECONNRESET"].includes((err as NodeJS.ErrnoException).code ?? "");
-          // The request itself is done (read and forwarded) after the first try; only its connection says the client left.
-          const clientGone = () => req.socket.destroyed || res.destroyed;
-          if (isStream(req) && unreachable && triedAt && headers && Date.now() - triedAt < streamHoldMs && !clientGone()) {
-            setTimeout(() => {
-              if (clientGone()) return;
-              // The proxy appends to the forwarded headers on each try; start again from the client's.
-              forwardedHeaders.forEach((h, i) => {
-                const value = headers[i];
-                if (value === undefined) delete req.headers[h];
-                else req.headers[h] = value;
-              });
-              void proxy(req as express.Request, res as express.Response, () => res.destroy());
-            }, streamRetryMs);
-            return;
+          if (res.headersSent || clientGone(req, res)) return void res.destroy();
+          const attempt = attempts.get(req);
+          const code = (err as NodeJS.ErrnoException).code ?? "";
+          if (attempt && unreachableCodes.has(code)) {
+            pool.unreachable(attempt.current, code);
+            // Nothing was answered yet: another replica may take a request that cannot change anything twice.
+            if (isIdempotent(req)) return send(req, res, attempt);
           }
-          logger.warn({ err, service }, "upstream unavailable");
+          logger.warn({ err, service, replica: attempt?.current.url }, "upstream unavailable");
           const error = new NotReady(`The ${service} service is not reachable`);
           res.writeHead(error.status, { "content-type": "application/json" });
           res.end(JSON.stringify(error.toBody()));
         },
       },
     });
-    router.use(proxy);
+    router.use((req, res, next) => (owns(req.path) ? send(req, res, undefined) : next()));
   }
   return router;
+}
+
+/**
+ * Ends the upstream request whenever the client's side closes before the answer is complete: before
+ * the replica answered (nothing else would end it: a GET has no body to abort), or mid-stream.
+ */
+function endWithClient(proxyReq: ClientRequest, req: IncomingMessage, res: ServerResponse): void {
+  let answered: IncomingMessage | undefined;
+  proxyReq.once("response", (proxyRes: IncomingMessage) => (answered = proxyRes));
+  const end = () => {
+    if (!answered?.complete) proxyReq.destroy();
+  };
+  if (req.socket.destroyed || res.destroyed) return end();
+  res.once("close", end);
+}
+
+/** The proxy appends to the forwarded headers on each try; another try starts again from the client's. */
+function restoreForwarded(req: IncomingMessage, values: Array<string | string[] | undefined>): void {
+  forwardedHeaders.forEach((h, i) => {
+    const value = values[i];
+    if (value === undefined) delete req.headers[h];
+    else req.headers[h] = value;
+  });
 }
