@@ -299,6 +299,29 @@ describe.each(["default", "flags-fresh"])("flags in project %s", (project) => {
       await createFlag(n("short-lived"));
     });
 
+    it("revives a flag off in every environment where it was on when archived, as Unleash does", async () => {
+      await createFlag(n("revived-off"));
+      for (const environment of ["development", "production"])
+        await call(`${features}/${n("revived-off")}/environments/${environment}/on`, { method: "POST" }, 200);
+      await call(`${features}/${n("revived-off")}`, { method: "DELETE" }, 202);
+      await call(`/api/admin/archive/revive/${n("revived-off")}`, { method: "POST" }, 200);
+      const revived = await get(`${features}/${n("revived-off")}`, featureSchema);
+      expect(revived.environments?.map((e) => [e.name, e.enabled])).toEqual([
+        ["development", false],
+        ["production", false],
+      ]);
+      // The same through the project's bulk revive; the strategies stay for when it is switched on again.
+      await call(`${features}/${n("revived-off")}/environments/production/on`, { method: "POST" }, 200);
+      await call(`/api/admin/projects/${project}/archive`, { method: "POST", body: { features: [n("revived-off")] } }, 202);
+      await call(`/api/admin/projects/${project}/revive`, { method: "POST", body: { features: [n("revived-off")] } }, 200);
+      const again = await get(`${features}/${n("revived-off")}`, featureSchema);
+      expect(again.enabled).toBe(false);
+      expect(again.environments?.find((e) => e.name === "production")?.strategies).toHaveLength(1);
+      // Reviving records that, and no environment change: the flag was served nowhere while archived.
+      const { events } = await call(`/api/admin/events/${n("revived-off")}`, {}, 200);
+      expect((events as Array<{ type: string }>).slice(0, 2).map((e) => e.type)).toEqual(["feature-revived", "feature-archived"]);
+    });
+
     it("archives, revives and deletes in bulk, all or nothing", async () => {
       await createFlag(n("bulk-a"));
       await createFlag(n("bulk-b"));

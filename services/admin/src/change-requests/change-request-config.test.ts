@@ -34,4 +34,17 @@ describe("ChangeRequestConfig: which environments require change requests", () =
     await slice.config.whileApplying(1, () => slice.strategies.setEnvironmentEnabled("default", "flag", "production", true, author));
     expect((await slice.features.get("flag")).environments.production?.enabled).toBe(true);
   });
+
+  it("lets a flag that was archived while on be revived, off, in a protected environment", async () => {
+    await slice.strategies.setEnvironmentEnabled("default", "flag", "production", true, author);
+    await slice.config.putConfig("default", "production", { changeRequestsEnabled: true }, author);
+    await slice.config.whileApplying(1, () => slice.features.archive("default", ["flag"], author));
+
+    await slice.features.revive("default", ["flag"], author);
+    expect((await slice.features.get("flag")).environments.production?.enabled).toBe(false);
+    // Switching it on again is a change SDKs would see: that needs a request.
+    await expect(slice.strategies.setEnvironmentEnabled("default", "flag", "production", true, author)).rejects.toMatchObject({
+      name: "NoAccessError",
+    });
+  });
 });

@@ -91,7 +91,8 @@ export class ChangeRequestConfig {
    * (its on/off, strategies or variants, or archiving a flag enabled there) is refused, whoever
    * makes it (people, and signal actions, which flip flags through the same FeatureService path).
    * Dependencies and segments belong to no environment, so direct changes to them pass (as in
-   * Unleash); they can still be proposed in a change request.
+   * Unleash); they can still be proposed in a change request. An archived flag is served nowhere,
+   * so it counts as off: reviving it (which turns it off everywhere) changes nothing SDKs see.
    */
   readonly guard = async (before: FeatureDocument, after: FeatureDocument): Promise<void> => {
     if (this.applying.getStore() !== undefined) return;
@@ -100,10 +101,10 @@ export class ChangeRequestConfig {
       if (!(await this.isEnabled(after.project, environment))) continue;
       const was = environmentOf(before, environment);
       const is = environmentOf(after, environment);
-      const content = (env: typeof was) =>
-        canonicalJson({ enabled: env?.enabled ?? false, strategies: env?.strategies ?? [], variants: env?.variants ?? [] });
+      const content = (env: typeof was, archived: boolean) =>
+        canonicalJson({ enabled: !archived && (env?.enabled ?? false), strategies: env?.strategies ?? [], variants: env?.variants ?? [] });
       const archivedWhileOn = !before.archived && after.archived && was?.enabled === true;
-      if (content(was) === content(is) && !archivedWhileOn) continue;
+      if (content(was, before.archived) === content(is, after.archived) && !archivedWhileOn) continue;
       throw new ChangeRequestForbidden(
         "SKIP_CHANGE_REQUEST",
         `Change requests are enabled for environment ${environment} in project ${after.project}: propose this change in a change request ` +

@@ -79,6 +79,23 @@ describe("FeatureService: a flag's lifecycle", () => {
     ]);
   });
 
+  it("revives a flag off in every environment where it was on, keeping its strategies", async () => {
+    await slice.features.create("default", { name: "dormant" }, alice);
+    await slice.strategies.addStrategy("default", "dormant", "production", { name: "default" }, alice);
+    for (const environment of ["development", "production"])
+      await slice.strategies.setEnvironmentEnabled("default", "dormant", environment, true, alice);
+    await slice.features.archive("default", ["dormant"], alice);
+    expect((await slice.features.get("dormant")).environments.production?.enabled).toBe(true);
+
+    await slice.features.revive("default", ["dormant"], alice);
+    const revived = await slice.features.get("dormant");
+    expect(Object.fromEntries(Object.entries(revived.environments).map(([name, env]) => [name, env.enabled]))).toEqual({
+      development: false,
+      production: false,
+    });
+    expect(revived.environments.production?.strategies.map((s) => s.name)).toEqual(["default"]);
+  });
+
   it("leaves the flag as it was when a change guard refuses the change", async () => {
     await slice.features.create("default", { name: "guarded" }, alice);
     slice.features.addChangeGuard(async (_before, after) => {

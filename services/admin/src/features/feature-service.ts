@@ -23,7 +23,7 @@
  * each environment (enabled, strategies, variants).
  */
 import { randomUUID } from "node:crypto";
-import type { Feature, FeatureType, JsonPatchItem, Tag } from "@vexil/contracts";
+import type { Feature, FeatureType, FlagLink, JsonPatchItem, Tag } from "@vexil/contracts";
 import { NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
 import type { StoreSession } from "@vexil/store";
 import type { Actor } from "../access/access-service.js";
@@ -59,6 +59,12 @@ export interface FeatureTagSource {
   flagsTagged(tags: readonly Tag[]): Promise<Map<string, Set<string>>>;
 }
 
+/** URLs on a flag, answered by the flag-link slice; none until it is wired. */
+export interface FeatureLinkSource {
+  /** Flag name → its links, oldest first, for many flags in one read. */
+  forFeatures(names: readonly string[]): Promise<Map<string, FlagLink[]>>;
+}
+
 /**
  * Work that commits with an archive or a hard delete, inside its transaction (dependencies of
  * archived flags, tags of deleted ones): if it fails, the flags stay as they were.
@@ -83,6 +89,7 @@ export class FeatureService {
       favorites: FavoriteStore;
       projects: FlagProjects;
       tags?: FeatureTagSource;
+      links?: FeatureLinkSource;
       unitOfWork: UnitOfWork;
       clock: () => Date;
     },
@@ -162,9 +169,10 @@ export class FeatureService {
     if (docs.length === 0) return [];
     const names = docs.map((doc) => doc._id);
     const projects = [...new Set(docs.map((doc) => doc.project))];
-    const [views, tags, children, favorites] = await Promise.all([
+    const [views, tags, links, children, favorites] = await Promise.all([
       Promise.all(projects.map((project) => this.deps.projects.environmentViews(project))),
       this.deps.tags?.forFeatures(names) ?? Promise.resolve(new Map<string, Tag[]>()),
+      this.deps.links?.forFeatures(names) ?? Promise.resolve(new Map<string, FlagLink[]>()),
       this.deps.features.childrenOf(names),
       userId === undefined ? Promise.resolve(new Set<string>()) : this.deps.favorites.favorites(userId),
     ]);
@@ -173,6 +181,7 @@ export class FeatureService {
       toFeatureResponse(doc, {
         environments: environmentsOf.get(doc.project)!,
         tags: tags.get(doc._id) ?? [],
+        links: links.get(doc._id) ?? [],
         children: children.get(doc._id) ?? [],
         favorite: favorites.has(doc._id),
       }),
@@ -306,6 +315,10 @@ export class FeatureService {
     });
   }
 
+  /**
+   * Brings archived flags back, off in every environment (as Unleash revives them): what was on
+   * months ago is not switched on again unseen. Strategies and variants stay as they were.
+   */
   async revive(project: string | undefined, names: string[], actor: Actor): Promise<void> {
     if (project) await this.deps.projects.get(project);
     await this.deps.unitOfWork.run(async (tx) => {
@@ -316,6 +329,7 @@ export class FeatureService {
           ...d,
           archived: false,
           archivedAt: null,
+          environments: Object.fromEntries(Object.entries(d.environments).map(([env, settings]) => [env, { ...settings, enabled: false }])),
           lifecycle: d.lifecycle.at(-1)?.stage === "archived" ? d.lifecycle.slice(0, -1) : d.lifecycle,
         }));
         await tx.record({ type: "feature-revived", actor, project: doc.project, featureName: name });
