@@ -10,6 +10,7 @@ import { eventsContract } from "./admin/events.js";
 import { exportImportContract } from "./admin/export-import.js";
 import { featuresContract } from "./admin/features.js";
 import { featureLinksContract } from "./admin/feature-links.js";
+import { flagLinksContract } from "./admin/flag-links.js";
 import { inviteLinksContract } from "./admin/invite-links.js";
 import { playgroundContract } from "./admin/playground.js";
 import { projectsContract } from "./admin/projects.js";
@@ -33,6 +34,7 @@ type AdminRoutes = {
   tags: typeof tagsContract;
   context: typeof contextContract;
   featureLinks: typeof featureLinksContract;
+  flagLinks: typeof flagLinksContract;
   uiConfig: typeof uiConfigContract;
   addons: typeof addonsContract;
   changeRequests: typeof changeRequestsContract;
@@ -60,6 +62,7 @@ const adminRoutes: AdminRoutes = {
   tags: tagsContract,
   context: contextContract,
   featureLinks: featureLinksContract,
+  flagLinks: flagLinksContract,
   uiConfig: uiConfigContract,
   addons: addonsContract,
   changeRequests: changeRequestsContract,

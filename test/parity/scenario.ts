@@ -135,6 +135,7 @@ export const scenario: Step[] = [
   ]),
   ...flag("default", "legacy-export", [{ name: "default" }], { enabled: false, type: "kill-switch" }),
   ...flag("default", "checkout-v2-banner", [{ name: "default" }]),
+  ...flag("default", "winter-sale", [{ name: "default" }]),
   ...flag("default", "dark-mode-tips", [{ name: "flexibleRollout", parameters: rollout(50, "default", "tips") }]),
 
   ...flag("shop", "pricing-page", [{ name: "flexibleRollout", parameters: rollout(100, "userId", "pricing-page") }], {
@@ -259,6 +260,12 @@ export const scenario: Step[] = [
   },
   { label: "get strategy of checkout-v2", method: "GET", path: `${environment("default", "checkout-v2")}/strategies/{{checkoutStrategy}}` },
   { label: "list strategies of dark-mode", method: "GET", path: `${environment("default", "dark-mode")}/strategies` },
+  {
+    label: "add a link to checkout-v2",
+    method: "POST",
+    path: `${feature("default", "checkout-v2")}/link`,
+    body: { url: "github.com/acme/shop/issues/42", title: "Rollout plan" },
+  },
   { label: "get flag checkout-v2", method: "GET", path: feature("default", "checkout-v2") },
   { label: "get flag pricing-page", method: "GET", path: feature("shop", "pricing-page") },
   {
@@ -272,6 +279,10 @@ export const scenario: Step[] = [
   { label: "get project ops", method: "GET", path: "/api/admin/projects/ops" },
   { label: "health report of default", method: "GET", path: "/api/admin/projects/default/health-report" },
   { label: "archive legacy-export", method: "DELETE", path: feature("default", "legacy-export") },
+  // Archived while on, revived: off in every environment (the SDK checks below ask about it).
+  { label: "archive winter-sale", method: "DELETE", path: feature("default", "winter-sale") },
+  { label: "revive winter-sale", method: "POST", path: "/api/admin/archive/revive/winter-sale" },
+  { label: "get flag winter-sale after reviving", method: "GET", path: feature("default", "winter-sale") },
   { label: "get flag environment of dark-mode", method: "GET", path: environment("default", "dark-mode") },
   { label: "switch on dark-mode in production", method: "POST", path: `${environment("default", "dark-mode", "production")}/on` },
   { label: "switch off dark-mode in production", method: "POST", path: `${environment("default", "dark-mode", "production")}/off` },

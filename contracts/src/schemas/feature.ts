@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { dateTimeSchema, resourceName } from "../common.js";
 import { featureTypeSchema } from "./feature-type.js";
+import { flagLinkSchema } from "./flag-link.js";
 import { featureStrategySchema } from "./strategy.js";
 import { tagSchema } from "./tag.js";
 import { featureVariantListSchema, featureVariantSchema } from "./variant.js";
@@ -65,6 +66,8 @@ export const featureSchema = z.object({
   lifecycle: z.object({ stage: lifecycleStageSchema, enteredStageAt: dateTimeSchema }).optional(),
   dependencies: z.array(featureDependencySchema).optional(),
   collaborators: z.object({ users: z.array(featureUserSchema) }).optional(),
+  /** URLs on the flag, oldest first (see the flag links routes). */
+  links: z.array(flagLinkSchema).optional(),
 });
 export type Feature = z.infer<typeof featureSchema>;
 

@@ -10,6 +10,7 @@ export * from "./environment.js";
 export * from "./event.js";
 export * from "./export-import.js";
 export * from "./feature-links.js";
+export * from "./flag-link.js";
 export * from "./feature-type.js";
 export * from "./feature.js";
 export * from "./feedback.js";

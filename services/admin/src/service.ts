@@ -25,6 +25,7 @@ import { EventStreamHub, eventStreamRoutes } from "./events/event-stream.js";
 import { exportImportRoutes } from "./export-import/export-import-routes.js";
 import { featureRoutes } from "./features/feature-routes.js";
 import { feedbackRoutes } from "./feedback/feedback-routes.js";
+import { flagLinkRoutes } from "./flag-links/flag-link-routes.js";
 import { signupTokenRoutes } from "./signup-tokens/signup-token-routes.js";
 import { playgroundRoutes } from "./playground/playground-routes.js";
 import { projectMemberRoutes, requestParticipation } from "./project-members/project-member-routes.js";
@@ -86,6 +87,7 @@ function adminRoutes(deps: AdminDeps, eventStream: EventStreamHub): Router[] {
     strategyRoutes({ strategies: flags.strategies, access }),
     segmentRoutes({ segments: flags.segmentService, access }),
     tagRoutes({ tags: flags.tagService, features: flags.featureService, access }),
+    flagLinkRoutes({ links: flags.flagLinkService, access }),
     contextRoutes({ context: flags.contextService, access }),
     featureLinkRoutes({ dependencies: flags.dependencyService, lifecycle: flags.lifecycleService, access }),
     uiConfigRoutes({ limits: flags.segmentLimits, access }),

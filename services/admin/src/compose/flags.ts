@@ -10,6 +10,7 @@ import type { EventStore } from "../events/event-store.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { FeatureService } from "../features/feature-service.js";
 import { FeatureStrategyService } from "../features/feature-strategy-service.js";
+import { FlagLinkService } from "../flag-links/flag-link-service.js";
 import { flagReader } from "../features/strategy-usage.js";
 import { EnvironmentTypes, LifecycleService } from "../lifecycle/lifecycle-service.js";
 import { ProjectReports } from "../projects/project-report.js";
@@ -21,7 +22,7 @@ import { TagService } from "../tags/tag-service.js";
 import type { AdminStores } from "./stores.js";
 
 /**
- * The flag model: strategy definitions, context fields, tags, environments, projects, flags,
+ * The flag model: strategy definitions, context fields, tags, flag links, environments, projects, flags,
  * segments, lifecycle and feature dependencies, in dependency order. Where two of them read each other,
  * one side reads the other's store instead of its service: the tag, context, strategy and segment
  * slices read flags through `flagReader`; projects read member counts and change-request settings
@@ -50,6 +51,7 @@ export function createFlagModel({
   const contextService = new ContextService({ contextFields: stores.contextFields, features: flags, unitOfWork, clock });
   const validateConstraints = createConstraintValidator(contextService);
   const tagService = new TagService({ tags: stores.tags, features: flags, unitOfWork, clock });
+  const flagLinkService = new FlagLinkService({ links: stores.flagLinks, features: flags, unitOfWork, clock });
   const environmentService = new EnvironmentService({
     environments: stores.environments,
     projectsWith: (environment, session) => stores.projects.projectsWith(environment, session),
@@ -80,6 +82,7 @@ export function createFlagModel({
     favorites: stores.favorites,
     projects: projectService,
     tags: { forFeatures: (names) => tagService.tagsOfMany(names), flagsTagged: (tags) => tagService.flagsTagged(tags) },
+    links: { forFeatures: (names) => flagLinkService.linksOf(names) },
     unitOfWork,
     clock,
   });
@@ -110,7 +113,10 @@ export function createFlagModel({
   const dependencyService = new DependencyService({ features: featureService, projects: projectService, unitOfWork });
   featureService.addRemovalStep({
     archived: (tx, names, actor) => dependencyService.removeDependenciesOfArchived(tx, names, actor),
-    deleted: (tx, names) => tagService.removeTagsOfDeleted(tx, names),
+    deleted: async (tx, names) => {
+      await tagService.removeTagsOfDeleted(tx, names);
+      await flagLinkService.removeLinksOfDeleted(tx, names);
+    },
   });
   const flagModelLog = logger.child({ module: "flag-model" });
   // Kept for the life of the process, like the hooks above: the types follow every environment change.
@@ -127,6 +133,7 @@ export function createFlagModel({
     contextService,
     validateConstraints,
     tagService,
+    flagLinkService,
     environmentService,
     projectService,
     featureService,

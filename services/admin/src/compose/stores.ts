@@ -9,6 +9,7 @@ import { createEnvironmentStore } from "../environments/environment-store.js";
 import { EventStore } from "../events/event-store.js";
 import { UnitOfWork } from "../events/unit-of-work.js";
 import { createFavoriteStore, createFeatureStore } from "../features/feature-store.js";
+import { createFlagLinkStore } from "../flag-links/flag-link-store.js";
 import { createProjectMemberStore } from "../project-members/project-member-store.js";
 import { createProjectStore } from "../projects/project-store.js";
 import { createSegmentStore } from "../segments/segment-store.js";
@@ -35,6 +36,7 @@ export async function createStores(engine: StoreEngine, clock: () => Date, secre
     contextFields: createContextFieldStore(engine),
     segments: await createSegmentStore(engine),
     tags: await createTagStore(engine),
+    flagLinks: await createFlagLinkStore(engine),
     clientApplications: await createClientApplicationStore(engine),
     changeRequests: await createChangeRequestStore(engine),
     addons: await createAddonStore(engine, secrets),

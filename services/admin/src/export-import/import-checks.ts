@@ -192,7 +192,7 @@ export function checkImport(input: ImportToggles, plan: ImportPlan, target: Impo
   if (overwritten.length > 0)
     warnings.push(item("The following features already exist in this project and will be overwritten:", overwritten));
   const links = (input.data.links ?? []).filter((l) => l.links.length > 0).map((l) => l.feature);
-  if (links.length > 0) warnings.push(item("Vexil keeps no feature links; the links of these flags will not be imported:", links));
+  if (links.length > 0) warnings.push(item("Vexil does not import feature links yet; the links of these flags are left out:", links));
 
   return { errors, warnings, permissions: [] };
 }

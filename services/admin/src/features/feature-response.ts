@@ -1,4 +1,4 @@
-import type { Feature, FeatureEnvironment, FeatureStrategy, Tag } from "@vexil/contracts";
+import type { Feature, FeatureEnvironment, FeatureStrategy, FlagLink, Tag } from "@vexil/contracts";
 import { environmentOf, type FeatureDocument, type FeatureEnvironmentDocument, type FeatureStrategyDocument } from "./feature-model.js";
 
 /** An environment of the flag's project, as listed on the flag: in the project's order. */
@@ -12,6 +12,7 @@ export interface EnvironmentView {
 export interface FeatureResponseContext {
   environments: EnvironmentView[];
   tags?: Tag[];
+  links?: FlagLink[];
   children?: string[];
   favorite?: boolean;
 }
@@ -87,6 +88,7 @@ export function toFeatureResponse(doc: FeatureDocument, context: FeatureResponse
     ...(stage ? { lifecycle: { stage: stage.stage, enteredStageAt: stage.enteredStageAt.toISOString() } } : {}),
     dependencies: doc.dependencies.map((d) => ({ feature: d.feature, enabled: d.enabled, variants: d.variants })),
     collaborators: { users: collaborators },
+    links: context.links ?? [],
   };
 }
 
