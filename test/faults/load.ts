@@ -306,3 +306,64 @@ export async function startSignalSource(gateway: Gateway, project: string) {
   };
 }
 export type SignalSource = Awaited<ReturnType<typeof startSignalSource>>;
+
+/** Every event of the types the webhook takes (feature-created, feature-environment-enabled) after `afterId`, by id. */
+export async function expectedDeliveries(gateway: Gateway, afterId: number): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const type of ["feature-created", "feature-environment-enabled"]) {
+    for (let offset = 0; ; offset += 1000) {
+      const res = await adminFetch(gateway, `/api/admin/search/events?type=${type}&limit=1000&offset=${offset}`);
+      const { events } = (await res.json()) as { events: Array<{ id: number }> };
+      for (const event of events) if (event.id > afterId) ids.add(String(event.id));
+      if (events.length < 1000) break;
+    }
+  }
+  return ids;
+}
+
+/** The id of the newest event in admin's log (0 when none). */
+export async function latestEventId(gateway: Gateway): Promise<number> {
+  const res = await adminFetch(gateway, "/api/admin/events?limit=1");
+  return ((await res.json()) as { events: Array<{ id: number }> }).events[0]?.id ?? 0;
+}
+
+/**
+ * Waits (up to a minute) until the webhook received every expected event; then which were never
+ * delivered, and how many deliveries repeated one already received (same idempotency key).
+ */
+export async function deliveriesOf(
+  webhook: Awaited<ReturnType<typeof startWebhook>>,
+  expected: Set<string>,
+): Promise<{ delivered: Set<string>; missing: string[]; repeated: number }> {
+  const eventOf = (key: string) => key.split(":")[0]!;
+  let keys = webhook.keys();
+  await waitFor(
+    async () => {
+      keys = webhook.keys();
+      const delivered = new Set([...keys.keys()].map(eventOf));
+      return [...expected].every((id) => delivered.has(id));
+    },
+    60_000,
+    250,
+  );
+  const delivered = new Set([...keys.keys()].map(eventOf));
+  return {
+    delivered,
+    missing: [...expected].filter((id) => !delivered.has(id)),
+    repeated: [...keys.values()].reduce((sum, n) => sum + n - 1, 0),
+  };
+}
+
+/** Waits (up to a minute) until every accepted signal was acted on; then how many times each was. */
+export async function signalsActedOn(signals: SignalSource): Promise<Map<number, number>> {
+  let acted = await signals.actedOn();
+  await waitFor(
+    async () => {
+      acted = await signals.actedOn();
+      return [...acted.values()].every((n) => n >= 1);
+    },
+    60_000,
+    500,
+  );
+  return acted;
+}

@@ -28,6 +28,28 @@ export const requestLogDirVariable = "VEXIL_E2E_REQUEST_LOG";
 export type ServiceName = "admin" | "frontend-eval" | "signal-ingest" | "addon-delivery";
 /** Where each service listens in cluster mode, from the gateway's port (as `npm run start:cluster` places them). */
 const clusterPortOffsets: Record<ServiceName, number> = { admin: 1, "frontend-eval": 2, "signal-ingest": 3, "addon-delivery": 4 };
+/** The supervisor's replica-count variables. */
+const replicaVariables: Record<ServiceName, string> = {
+  admin: "ADMIN_REPLICAS",
+  "frontend-eval": "FRONTEND_EVAL_REPLICAS",
+  "signal-ingest": "SIGNAL_INGEST_REPLICAS",
+  "addon-delivery": "ADDON_DELIVERY_REPLICAS",
+};
+const serviceOrder = Object.keys(clusterPortOffsets) as ServiceName[];
+
+/**
+ * The port of replica `n` (1-based) of a service, as `npm run start:cluster` places them: the first
+ * of each at base + 1 to 4, the others from base + 5 on, admin's first, then frontend-eval's, and so on.
+ */
+export function clusterPort(base: number, replicas: Partial<Record<ServiceName, number>>, service: ServiceName, n = 1): number {
+  if (n === 1) return base + clusterPortOffsets[service];
+  let port = base + 5;
+  for (const other of serviceOrder) {
+    if (other === service) return port + n - 2;
+    port += (replicas[other] ?? 1) - 1;
+  }
+  throw new Error(`unknown service ${service}`);
+}
 /** Every process of the cluster, the gateway included. */
 export type ClusterService = ServiceName | "gateway";
 
@@ -44,6 +66,8 @@ export interface VexilProcessOptions {
   until?: "ready" | "live";
   /** Options for node itself in single mode, before the entry point (`--cpu-prof`, which NODE_OPTIONS refuses). */
   nodeArgs?: string[];
+  /** In cluster mode, processes per service (1 when not given). */
+  replicas?: Partial<Record<ServiceName, number>>;
 }
 
 export interface LoggedRequest {
@@ -63,10 +87,10 @@ export interface VexilProcess {
   logLines(): Array<Record<string, any>>;
   /** The requests the process logged as answered (one line each at LOG_LEVEL=info). */
   requests(): LoggedRequest[];
-  /** In cluster mode, the address of one service's own process (the gateway proxies to it). */
-  serviceUrl(service: ServiceName): string;
-  /** In cluster mode, the process id of one service's process (as the supervisor runs it now). */
-  servicePid(service: ClusterService): number;
+  /** In cluster mode, the address of one service's own process, its replica `n` (1-based; the gateway proxies to it). */
+  serviceUrl(service: ServiceName, n?: number): string;
+  /** In cluster mode, the process id of one service's process, its replica `n` (as the supervisor runs it now). */
+  servicePid(service: ClusterService, n?: number): number;
   /** In cluster mode, how many times the supervisor saw each service's process exit so far. */
   serviceExits(): Record<string, number>;
   /** SIGTERM and wait for exit (SIGKILL after a grace period); removes a data dir created here. */
@@ -274,12 +298,16 @@ export async function startVexilProcess(options: VexilProcessOptions = {}): Prom
   if (mode === "single" && !existsSync(gatewayEntry)) throw new Error(missingBuildMessage);
   const ownDataDir = !options.dataDir;
   let dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), "vexil-e2e-")));
+  const replicas = options.replicas ?? {};
+  const replicaEnv = Object.fromEntries(
+    Object.entries(replicas).map(([service, count]) => [replicaVariables[service as ServiceName], String(count)]),
+  );
   const args =
     mode === "single" ? [...(options.nodeArgs ?? []), gatewayEntry] : ["--import", "tsx", "--conditions=vexil-source", clusterEntry];
   const { port, spawned, ready } = await startOnFreePorts(
-    mode === "cluster" ? 5 : 1,
+    mode === "cluster" ? 5 + Object.values(replicas).reduce((sum, count) => sum + count - 1, 0) : 1,
     async (port) => {
-      const spawned = spawnInGroup(args, { LOG_LEVEL: "info", ...options.env, PORT: String(port), DATA_DIR: dataDir });
+      const spawned = spawnInGroup(args, { LOG_LEVEL: "info", ...replicaEnv, ...options.env, PORT: String(port), DATA_DIR: dataDir });
       const ready = await untilReady(
         `http://127.0.0.1:${port}`,
         spawned,
@@ -314,14 +342,26 @@ export async function startVexilProcess(options: VexilProcessOptions = {}): Prom
     output: spawned.output,
     logLines: () => parseLogLines(spawned.output()),
     requests: () => loggedRequests(spawned.output(), mode),
-    serviceUrl(service) {
+    serviceUrl(service, n = 1) {
       if (mode !== "cluster") throw new Error("serviceUrl is for cluster mode");
-      return `http://127.0.0.1:${port + clusterPortOffsets[service]}`;
+      return `http://127.0.0.1:${clusterPort(port, replicas, service, n)}`;
     },
-    servicePid(service) {
+    servicePid(service, n = 1) {
       if (mode !== "cluster") throw new Error("servicePid is for cluster mode");
       const found = execFileSync("pgrep", ["-P", String(spawned.child.pid), "-f", `services/${service}/src/main.ts`], { encoding: "utf8" });
-      return Number(found.trim().split("\n")[0]);
+      const pids = found.trim().split("\n").map(Number);
+      if (service === "gateway") return pids[0]!;
+      // Replicas differ only by the PORT the supervisor gave each.
+      const wanted = `PORT=${clusterPort(port, replicas, service, n)}`;
+      const pid = pids.find((candidate) => {
+        try {
+          return readFileSync(`/proc/${candidate}/environ`, "utf8").split("\0").includes(wanted);
+        } catch {
+          return false;
+        }
+      });
+      if (pid === undefined) throw new Error(`no ${service} process with ${wanted}`);
+      return pid;
     },
     serviceExits() {
       const exits: Record<string, number> = {};
