@@ -73,8 +73,8 @@ for (const count of replicaCounts) {
         (
           await Promise.all(
             replicaUrls.map(async (url) => {
-              const res = await fetch(`${url}${query}`, { headers: { authorization: tokens.frontend } });
-              return res.ok && ((await res.json()) as { toggles: unknown[] }).toggles.length > flags / 2;
+              const res = await fetch(`${url}/api/client/features`, { headers: { authorization: tokens.client } });
+              return res.ok && ((await res.json()) as { features: unknown[] }).features.length >= flags;
             }),
           )
         ).every(Boolean),
