@@ -167,6 +167,19 @@ describe("createHttpApp", () => {
     expect(await spoofed.json()).toEqual({ ip: "198.51.100.2" });
   });
 
+  it("sends the security headers on every answer, errors included", async () => {
+    for (const res of [await fetch(`${running.url}/health`), await fetch(`${running.url}/nowhere`), await post("{")]) {
+      expect(res.headers.get("content-security-policy")).toBe(
+        "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;font-src 'self' data:;connect-src 'self';" +
+          "object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'",
+      );
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("referrer-policy")).toBe("same-origin");
+      expect(res.headers.get("strict-transport-security")).toBeNull();
+    }
+  });
+
   it("hides unexpected errors", async () => {
     const res = await fetch(`${running.url}/explode`);
     expect(res.status).toBe(500);

@@ -6,6 +6,7 @@ import { bodyGuard, bodyParserErrors, bodyTimeout, defaultBodyLimitBytes, jsonBo
 import { errorHandler, notFound } from "./error-handler.js";
 import { requestId } from "./request-id.js";
 import { requestLog } from "./request-log.js";
+import { securityHeaders } from "./security-headers.js";
 
 /** A named readiness probe: resolves when its engine answers, throws otherwise. */
 export interface ReadinessCheck {
@@ -47,6 +48,9 @@ async function runChecks(checks: ReadinessCheck[], timeoutMs?: number) {
     }),
   );
 }
+
+/** The app setting holding the security-headers middleware (see `securityHeaders`). */
+export const securityHeadersSetting = "vexil security headers";
 
 export const defaultTrustedProxies = "loopback, linklocal, uniquelocal";
 
@@ -106,6 +110,10 @@ export function createHttpApp({
   app.set("trust proxy", trustProxy);
   // Surfaces compute their own validators (the client API's revision ETag); hashing every body is waste.
   app.set("etag", false);
+  // Kept on the app so the routes answered before express (withFastRoutes) send the same headers.
+  const headers = securityHeaders();
+  app.set(securityHeadersSetting, headers);
+  app.use(headers);
   app.use(requestId);
   app.use(requestLog(logger));
   app.use((req, _res, next) => {

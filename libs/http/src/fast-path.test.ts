@@ -41,12 +41,15 @@ describe("withFastRoutes", () => {
     running = await listen(withFastRoutes(app, [route], { logger, metrics: registry }), 0, "127.0.0.1");
     const get = async (path: string, init: RequestInit = {}) => {
       const res = await fetch(`${running!.url}${path}`, init);
-      return { status: res.status, id: res.headers.get("x-request-id"), body: await res.text() };
+      return { status: res.status, id: res.headers.get("x-request-id"), headers: res.headers, body: await res.text() };
     };
 
     const fast = await get("/fast?user[id]=u1", { headers: { "x-forwarded-for": "203.0.113.9", "x-request-id": "given-1" } });
     expect(JSON.parse(fast.body)).toEqual({ by: "fast", ip: "203.0.113.9", query: { user: { id: "u1" } } });
     expect(fast.id).toBe("given-1");
+    // The same security headers as express sends.
+    expect(fast.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(fast.headers.get("x-content-type-options")).toBe("nosniff");
     const passed = await get("/fast?pass=1&user[id]=u1", { headers: { "x-forwarded-for": "203.0.113.9" } });
     expect(JSON.parse(passed.body)).toEqual({ by: "express", ip: "203.0.113.9", query: { pass: "1", user: { id: "u1" } } });
     expect(passed.id).toMatch(/^[0-9a-f-]{36}$/);

@@ -1,9 +1,9 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import type { Express } from "express";
+import type { Express, Request, RequestHandler, Response } from "express";
 import proxyaddr from "proxy-addr";
 import type { Logger } from "@vexil/logger";
 import { requestRecorder, type Registry } from "@vexil/metrics";
-import { maxUrlLength } from "./app.js";
+import { maxUrlLength, securityHeadersSetting } from "./app.js";
 import { assignRequestId } from "./request-id.js";
 import { logWhenAnswered } from "./request-log.js";
 
@@ -47,7 +47,7 @@ class RawRequest implements FastRequest {
  * everything else (and whatever they leave) to `app`. Express's per-request work (its router,
  * the request and response prototypes, the middleware stack) showed as most of the cost of the
  * small SDK answers; what of it applies to these routes is done here: the request id, the request
- * line in the log, the request metrics and the URL length limit.
+ * line in the log, the request metrics, the URL length limit and the security headers.
  */
 export function withFastRoutes(
   app: Express,
@@ -60,6 +60,7 @@ export function withFastRoutes(
   // The app's own compiled settings, so the answers match what express would have read.
   const parseQuery = app.get("query parser fn") as (search: string) => Record<string, unknown>;
   const trust = app.get("trust proxy fn") as (address: string, hop: number) => boolean;
+  const securityHeaders = app.get(securityHeadersSetting) as RequestHandler | undefined;
   return (req, res) => {
     const url = req.url ?? "";
     const queryAt = url.indexOf("?");
@@ -69,6 +70,8 @@ export function withFastRoutes(
     const arrived = Date.now();
     const request = new RawRequest(req, queryAt < 0 ? "" : url.slice(queryAt + 1), parseQuery, trust);
     assignRequestId(req, res);
+    // Synchronous: helmet only sets headers.
+    securityHeaders?.(req as Request, res as Response, () => undefined);
     if (!route.answer(req, res, request)) return app(req, res);
     if (logger.isLevelEnabled("info")) logWhenAnswered(logger, req, res, arrived);
     record?.("GET", route.path, res.statusCode, started);

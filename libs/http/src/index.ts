@@ -6,3 +6,4 @@ export * from "./request-id.js";
 export * from "./validation.js";
 export * from "./fast-path.js";
 export * from "./event-stream.js";
+export * from "./security-headers.js";

@@ -15,7 +15,6 @@ const docsPage = `<!DOCTYPE html>
   <body>
     <div id="swagger-ui"></div>
     <script src="/docs/assets/swagger-ui-bundle.js" charset="UTF-8"></script>
-    <script src="/docs/assets/swagger-ui-standalone-preset.js" charset="UTF-8"></script>
     <script src="/docs/init.js" charset="UTF-8"></script>
   </body>
 </html>
@@ -30,8 +29,12 @@ const initializer = `window.onload = function () {
     // Over a hundred operations: list the surfaces collapsed, with a filter by name.
     docExpansion: "none",
     filter: true,
-    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-    layout: "StandaloneLayout",
+    presets: [SwaggerUIBundle.presets.apis],
+    // Without the standalone preset's top bar: its logo is an SVG with an inline style, which the CSP refuses,
+    // and its box for loading another document has no use here.
+    layout: "BaseLayout",
+    // No badge from the public validator: the page loads nothing from elsewhere (its CSP allows only this server).
+    validatorUrl: null,
   });
 };
 `;

@@ -54,8 +54,8 @@ export function SignInPage() {
         </button>
         <ErrorNote error={signIn.error} />
         <p className="hint">
-          First start? Sign in as <code>admin</code> with the password printed by the server (<code>unleash4all</code> unless{" "}
-          <code>INIT_ADMIN_PASSWORD</code> was set), then change it.
+          First start? Sign in as <code>admin</code> with the password the server printed on its console when it first started, then change
+          it.
         </p>
       </form>
     </main>
