@@ -7,7 +7,7 @@ import { startTestSystem, type TestSystem } from "../src/harness.js";
  * Nothing here depends on how fast the machine is or when it runs: windows are aligned to the
  * epoch, and a thousand-year window puts every attempt until the year 2970 in the first one, so no
  * window can end between two attempts. Each test signs in from an address of its own
- * (X-Forwarded-For, trusted from loopback as from a proxy), so no test spends another's budget.
+ * (X-Forwarded-For, trusted from loopback as from a proxy: TRUST_PROXY), so no test spends another's budget.
  * The next window's fresh budget is the limiter's unit test, on an injected clock.
  */
 const limit = 3;
@@ -17,7 +17,9 @@ const password = "Str0ng-enough!";
 let vexil: TestSystem;
 let userId: number;
 beforeAll(async () => {
-  vexil = await startTestSystem({ env: { SIMPLE_LOGIN_LIMIT_PER_MINUTE: String(limit), SIMPLE_LOGIN_LIMIT_WINDOW_MS: String(windowMs) } });
+  vexil = await startTestSystem({
+    env: { SIMPLE_LOGIN_LIMIT_PER_MINUTE: String(limit), SIMPLE_LOGIN_LIMIT_WINDOW_MS: String(windowMs), TRUST_PROXY: "loopback" },
+  });
   userId = (
     await vexil.expectStatus("/api/admin/user-admin", { method: "POST", body: { username: "guessed", rootRole: "Viewer", password } }, 201)
   ).id;

@@ -7,6 +7,7 @@ import { errorHandler, notFound } from "./error-handler.js";
 import { requestId } from "./request-id.js";
 import { requestLog } from "./request-log.js";
 import { securityHeaders } from "./security-headers.js";
+import { trustProxySetting } from "./trust-proxy.js";
 
 /** A named readiness probe: resolves when its engine answers, throws otherwise. */
 export interface ReadinessCheck {
@@ -76,9 +77,10 @@ export interface HttpAppOptions {
   /** false where bodies pass through untouched (the gateway's proxy): only guard them. */
   parseBodies?: boolean;
   /**
-   * Which peers' `X-Forwarded-For` to believe for the client address (`req.ip`): by default the
-   * gateway, ingresses and load balancers on loopback and private networks, never public peers,
-   * so a client cannot pick its own address for rate limits and logs.
+   * Which peers' `X-Forwarded-*` to believe for the client address (`req.ip`), scheme and host
+   * (`TRUST_PROXY`, see `trustProxySetting`). By default, as a service behind the gateway: peers on
+   * loopback and private networks, never public ones. The gateway, which faces the clients, trusts
+   * none unless told.
    */
   trustProxy?: string;
   /** Extra handlers before the routers, e.g. the gateway's docs. */
@@ -107,7 +109,7 @@ export function createHttpApp({
 }: HttpAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", trustProxy);
+  app.set("trust proxy", trustProxySetting(trustProxy));
   // Surfaces compute their own validators (the client API's revision ETag); hashing every body is waste.
   app.set("etag", false);
   // Kept on the app so the routes answered before express (withFastRoutes) send the same headers.

@@ -7,3 +7,4 @@ export * from "./validation.js";
 export * from "./fast-path.js";
 export * from "./event-stream.js";
 export * from "./security-headers.js";
+export * from "./trust-proxy.js";

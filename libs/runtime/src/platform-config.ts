@@ -1,7 +1,13 @@
 import path from "node:path";
 import { z } from "zod";
 import { envSchemas } from "@vexil/config";
-import { defaultTrustedProxies } from "@vexil/http";
+import { defaultTrustedProxies, trustProxyProblem } from "@vexil/http";
+
+/** A `TRUST_PROXY` value, refused at start when it is not one. */
+export const trustProxyEnv = z.string().superRefine((value, ctx) => {
+  const problem = trustProxyProblem(value);
+  if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+});
 
 /** The engine settings every service reads: real servers when their URL is set, embedded otherwise. */
 export const platformEnv = z.object({
@@ -26,8 +32,11 @@ export const platformEnv = z.object({
     .optional(),
   REDIS_URL: envSchemas.url.optional(),
   REDIS_KEY_PREFIX: z.string().default("vexil:"),
-  /** Peers whose X-Forwarded-For gives the client address (Express "trust proxy" syntax). */
-  TRUST_PROXY: z.string().default(defaultTrustedProxies),
+  /**
+   * Peers whose X-Forwarded-For, -Host and -Proto are believed (Express "trust proxy" syntax, or
+   * `none`). A service behind the gateway trusts loopback and private networks; the gateway trusts none by default.
+   */
+  TRUST_PROXY: trustProxyEnv.default(defaultTrustedProxies),
   /** When set, `/internal-backstage/prometheus` and `/metrics` need `Authorization: Bearer <token>`; open otherwise. */
   METRICS_TOKEN: z.string().min(16, "at least 16 characters").optional(),
 });

@@ -80,6 +80,33 @@ describe("the cluster gateway", () => {
     expect(seen.headers["x-forwarded-host"]).toBe(new URL(gateway.url).host);
   });
 
+  it("passes on a client's X-Forwarded-* only when it trusts the client as a proxy", async () => {
+    const spoofed = { "x-forwarded-for": "203.0.113.7", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" };
+    // This gateway trusts loopback (the default of a service, given here as an ingress would be).
+    const believed = (await (await fetch(`${gateway.url}/api/admin/ui-config`, { headers: spoofed })).json()) as Seen;
+    expect(believed.headers).toMatchObject({ "x-forwarded-for": "203.0.113.7,127.0.0.1", "x-forwarded-host": "evil.example" });
+    expect(believed.headers["x-forwarded-proto"]).toBe("https,http");
+    const strict = await startClusterGateway(
+      {
+        addresses: { admin: [services.admin.url], "frontend-eval": [nowhere], "signal-ingest": [nowhere] },
+        port: 0,
+        host: "127.0.0.1",
+        trustProxy: "none",
+      },
+      logger,
+    );
+    try {
+      const seen = (await (await fetch(`${strict.url}/api/admin/ui-config`, { headers: spoofed })).json()) as Seen;
+      expect(seen.headers).toMatchObject({
+        "x-forwarded-for": "127.0.0.1",
+        "x-forwarded-host": new URL(strict.url).host,
+        "x-forwarded-proto": "http",
+      });
+    } finally {
+      await strict.close();
+    }
+  });
+
   it("answers a path under /api that no service owns itself, with 404 in the error shape", async () => {
     const res = await fetch(`${gateway.url}/api/nothing/here`);
     expect(res.status).toBe(404);

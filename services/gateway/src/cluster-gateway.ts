@@ -3,6 +3,7 @@ import type { Logger } from "@vexil/logger";
 import { createMetricsRegistry } from "@vexil/metrics";
 import { createAdminUiRouter } from "./admin-ui.js";
 import { createDocsRouter } from "./docs.js";
+import { onlyTrustedForwarding } from "./forwarded-headers.js";
 import { createProxyRouter, type ServiceAddresses, type ServicePools } from "./proxy.js";
 import { ReplicaPool, type ReplicaPoolOptions } from "./replica-pool.js";
 import type { RoutedService } from "./routes.js";
@@ -47,7 +48,7 @@ export async function startClusterGateway(
     trustProxy,
     // The gateway's own: requests per proxied prefix. Each service serves its own on its port.
     metrics: { registry: createMetricsRegistry(), token: metricsToken },
-    routers: [createDocsRouter(), createProxyRouter(pools, logger), ...(adminUi ? [adminUi] : [])],
+    routers: [createDocsRouter(), onlyTrustedForwarding, createProxyRouter(pools, logger), ...(adminUi ? [adminUi] : [])],
     readiness: [
       {
         name: "replicas",

@@ -72,6 +72,16 @@ const shared = {
   SIGNAL_INGEST_URL: addresses("signal-ingest"),
 };
 
+/**
+ * TRUST_PROXY names the proxies in front of the gateway; the services sit behind the gateway on
+ * loopback and keep their own default (loopback and private networks), so they believe it.
+ */
+function envFor(service: string, own: Record<string, string>, port: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...shared, ...own, PORT: String(port) };
+  if (service !== "gateway") delete env.TRUST_PROXY;
+  return env;
+}
+
 const children = new Map<string, ChildProcess>();
 let stopping = false;
 
@@ -89,7 +99,7 @@ function start({ name, service, port, env }: Process, restarts = 0) {
     process.execPath,
     ["--import", "tsx", "--conditions=vexil-source", path.join(root, "services", service, "src", "main.ts")],
     // Each child reads its settings through its own loadConfig: it gets this environment, with the cluster's addresses on top.
-    { cwd: root, env: { ...process.env, ...shared, ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] },
+    { cwd: root, env: envFor(service, env, port), stdio: ["ignore", "pipe", "pipe"] },
   );
   children.set(name, child);
   prefixLines(name, child.stdout!, process.stdout);

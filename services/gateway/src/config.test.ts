@@ -12,6 +12,8 @@ describe("gateway settings", () => {
       FRONTEND_EVAL_URL: ["http://127.0.0.1:4244"],
       SIGNAL_INGEST_URL: ["http://127.0.0.1:4245"],
       DATA_DIR: "./data",
+      // Facing the clients, often directly: no peer's X-Forwarded-For is believed until proxies are named.
+      TRUST_PROXY: "none",
     });
     expect(config.PUBLIC_URL).toBeUndefined();
   });
@@ -45,7 +47,7 @@ describe("gateway settings", () => {
   it("refuses an unknown mode, a port out of range and an address that is no URL, naming each", () => {
     const error = (() => {
       try {
-        loadConfig(gatewayEnv, { GATEWAY_MODE: "split", PORT: "70000", ADMIN_URL: "not a url" });
+        loadConfig(gatewayEnv, { GATEWAY_MODE: "split", PORT: "70000", ADMIN_URL: "not a url", TRUST_PROXY: "loopback, my-proxy" });
       } catch (err) {
         return err;
       }
@@ -55,7 +57,14 @@ describe("gateway settings", () => {
       "ADMIN_URL",
       "GATEWAY_MODE",
       "PORT",
+      "TRUST_PROXY",
     ]);
+  });
+
+  it("takes proxies in express's syntax for TRUST_PROXY", () => {
+    for (const value of ["loopback", "10.0.0.0/8, 192.168.1.7", "uniquelocal, linklocal", "none"]) {
+      expect(loadConfig(gatewayEnv, { TRUST_PROXY: value }).TRUST_PROXY).toBe(value);
+    }
   });
 
   it("gives the cluster launcher its port and the NATS and Redis on this machine by default", () => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { envSchemas } from "@vexil/config";
-import { platformEnv } from "@vexil/runtime";
+import { platformEnv, trustProxyEnv } from "@vexil/runtime";
 
 /** One address per replica, comma-separated: `http://10.0.0.5:4244,http://10.0.0.6:4244`. */
 const replicaUrls = envSchemas.commaList.pipe(
@@ -15,6 +15,11 @@ export const gatewayEnv = platformEnv.extend({
   ADMIN_URL: replicaUrls.default("http://127.0.0.1:4243"),
   FRONTEND_EVAL_URL: replicaUrls.default("http://127.0.0.1:4244"),
   SIGNAL_INGEST_URL: replicaUrls.default("http://127.0.0.1:4245"),
+  /**
+   * The gateway faces the clients (often directly, in single mode): it believes no peer's
+   * X-Forwarded-* unless told which proxies stand in front of it.
+   */
+  TRUST_PROXY: trustProxyEnv.default("none"),
   /** The address printed for users; defaults to http://localhost:<PORT>. */
   PUBLIC_URL: envSchemas.url.optional(),
 });
