@@ -25,7 +25,8 @@ describe("secrets in logs", () => {
       redirect: "manual",
       headers: {
         ...(auth ? { authorization: auth } : {}),
-        ...(cookie ? { cookie } : {}),
+        // As the web UI sends it: from the server's own origin.
+        ...(cookie ? { cookie, origin: new URL(vexil.url).origin } : {}),
         ...(body !== undefined ? { "content-type": "application/json" } : {}),
       },
       body: body === undefined ? undefined : JSON.stringify(body),

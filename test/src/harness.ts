@@ -133,12 +133,16 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
 
   const api = (pathname: string, { body, token, headers, ...init }: ApiInit = {}) => {
     const auth = token === undefined ? tokens.admin : token;
+    const given = headers as Record<string, string> | undefined;
+    // A change with the session cookie goes as the web UI sends it: from the server's own origin, declaring JSON.
+    const asTheUi = given?.cookie !== undefined && !["GET", "HEAD", undefined].includes(init.method?.toUpperCase());
     return fetch(`${current.url}${pathname}`, {
       ...init,
       headers: {
         ...(auth ? { authorization: auth } : {}),
-        ...(body !== undefined ? { "content-type": "application/json" } : {}),
-        ...(headers as Record<string, string> | undefined),
+        ...(body !== undefined || asTheUi ? { "content-type": "application/json" } : {}),
+        ...(asTheUi ? { origin: new URL(current.url).origin } : {}),
+        ...given,
       },
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });

@@ -5,7 +5,8 @@ import { ContentTooLarge, ContentTypeerror, RequestTimeout, ValidationError } fr
 /** The spec's "100 kB" default, read in SI units so a 101 kB body is refused however it is counted. */
 export const defaultBodyLimitBytes = 100_000;
 
-const jsonType = /^application\/([\w.+-]*\+)?json\b/i;
+/** A JSON media type: `application/json` or `application/<something>+json`, with any parameters. */
+export const jsonType = /^application\/([\w.+-]*\+)?json\b/i;
 const methodsWithBody = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 function hasBody(req: Parameters<RequestHandler>[0]): boolean {

@@ -1,8 +1,25 @@
-import { initClient } from "@ts-rest/core";
+import { initClient, tsRestFetchApi, type ApiFetcher } from "@ts-rest/core";
 import { adminContract, authContract, type ErrorBody } from "@vexil/contracts";
 
+/**
+ * Every change declares a JSON body, an empty one included (switching a flag on, marking it stale):
+ * with the session cookie the server takes nothing else, which is what keeps another site's forms out.
+ */
+const fetchApi: ApiFetcher = (args) =>
+  tsRestFetchApi(
+    args.method === "GET" || args.headers["content-type"]
+      ? args
+      : { ...args, headers: { ...args.headers, "content-type": "application/json" } },
+  );
+
 // Relative URLs: the UI is served by the gateway it talks to, and the session cookie rides along.
-const clientArgs = { baseUrl: "", credentials: "same-origin", validateResponse: false, throwOnUnknownStatus: false } as const;
+const clientArgs = {
+  baseUrl: "",
+  credentials: "same-origin",
+  validateResponse: false,
+  throwOnUnknownStatus: false,
+  api: fetchApi,
+} as const;
 
 export const adminApi = initClient(adminContract, clientArgs);
 export const authApi = initClient(authContract, clientArgs);

@@ -1,7 +1,7 @@
 import express, { type Router } from "express";
 import { authenticate, recognise, requireTokenType } from "@vexil/auth";
 import { startOutboxRelay } from "@vexil/bus";
-import { topics } from "@vexil/contracts";
+import { logoutPath, topics } from "@vexil/contracts";
 import { startRetention, type VexilService } from "@vexil/runtime";
 import { actionRoutes } from "./actions/action-routes.js";
 import { addonRoutes } from "./addons/addon-routes.js";
@@ -9,6 +9,7 @@ import { serveAddonConfigs } from "./addons/addon-bus.js";
 import { apiTokenRoutes } from "./api-tokens/api-token-routes.js";
 import { seedApiTokens } from "./api-tokens/api-token-seeding.js";
 import { authRoutes } from "./auth/auth-routes.js";
+import { sameOriginWrites } from "./auth/same-origin-writes.js";
 import { seedDefaults } from "./bootstrap/seed-defaults.js";
 import { changeRequestRoutes } from "./change-requests/change-request-routes.js";
 import { startChangeRequestScheduler } from "./change-requests/change-request-scheduler.js";
@@ -50,6 +51,13 @@ export interface AdminService extends VexilService {
   readonly initialAdmin: InitialAdmin | undefined;
 }
 
+/**
+ * Paths that take state-changing requests from other sites even with the session cookie (see
+ * `sameOriginWrites`): sign-out, which GET does as well. An identity provider's answer (a SAML
+ * assertion consumer) belongs here too; nothing that acts on the signed-in user's behalf does.
+ */
+export const crossSiteWritePaths: readonly string[] = [logoutPath];
+
 /** Every admin route, in the order they are tried: the order is part of the behaviour. */
 function adminRoutes(deps: AdminDeps, eventStream: EventStreamHub): Router[] {
   const { access, clock, events, flags, governance, changeRequests, signals, delivery, exportImport, playground } = deps;
@@ -59,6 +67,8 @@ function adminRoutes(deps: AdminDeps, eventStream: EventStreamHub): Router[] {
   signedIn.use("/feedback", ...authenticated);
   const participation = requestParticipation(changeRequests.projectMembers);
   return [
+    // First: a change with the session cookie must come from this server's pages, whatever the path.
+    express.Router().use(sameOriginWrites({ publicUrl: deps.settings.PUBLIC_URL, exemptPaths: crossSiteWritePaths })),
     // Sign-in, sign-out and invite signup need no credential; everything after does.
     authRoutes({
       sessions: governance.sessions,
