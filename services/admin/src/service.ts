@@ -1,5 +1,5 @@
-import express, { type Router } from "express";
-import { authenticate, recognise, requireTokenType } from "@vexil/auth";
+import express, { type Request, type Router } from "express";
+import { authenticate, getPrincipal, recognise, requireTokenType } from "@vexil/auth";
 import { startOutboxRelay } from "@vexil/bus";
 import { logoutPath, topics } from "@vexil/contracts";
 import { startRetention, type VexilService } from "@vexil/runtime";
@@ -92,7 +92,7 @@ function adminRoutes(deps: AdminDeps, eventStream: EventStreamHub): Router[] {
     userRoutes({ users: governance.users, personalAccessTokens: governance.personalAccessTokens, access }),
     signupTokenRoutes({ signupTokens: governance.signupTokens, access }),
     samlSettingsRoutes({ saml: governance.saml, access }),
-    eventRoutes({ events, access }),
+    eventRoutes({ events, access, hiddenProjects: (req) => changeRequests.projectMembers.hiddenFrom(getPrincipal(req as Request)) }),
     eventStreamRoutes({ hub: eventStream, access, projects: flags.projectService, maySee: participation.maySee }),
     strategyRoutes({ strategies: flags.strategies, access }),
     segmentRoutes({ segments: flags.segmentService, access }),

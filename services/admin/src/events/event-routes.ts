@@ -24,7 +24,19 @@ export function toEventEntry(doc: EventDocument) {
 
 const endOfDay = (date: string) => new Date(`${date}T23:59:59.999Z`);
 
-export function eventRoutes({ events, access }: { events: EventStore; access: AccessService }): Router {
+/** Which projects' events the caller of a request may not read: the private projects it is no member of. */
+export type HiddenProjects = (req: object) => Promise<string[]>;
+
+/** Every listing applies the visibility of the project's own pages: a private project's events reach its members only. */
+export function eventRoutes({
+  events,
+  access,
+  hiddenProjects,
+}: {
+  events: EventStore;
+  access: AccessService;
+  hiddenProjects: HiddenProjects;
+}): Router {
   const router = express.Router();
   const { list, forFeature, search } = adminContract.events;
   // The stream is served by event-stream.ts.
@@ -35,6 +47,7 @@ export function eventRoutes({ events, access }: { events: EventStore; access: Ac
       list: async ({ query, req }) => {
         access.assert(req, permissions.read);
         const page = await events.list({
+          hiddenProjects: await hiddenProjects(req),
           project: query.project,
           featureName: query.feature,
           offset: query.offset,
@@ -44,7 +57,12 @@ export function eventRoutes({ events, access }: { events: EventStore; access: Ac
       },
       forFeature: async ({ params, query, req }) => {
         access.assert(req, permissions.read);
-        const page = await events.list({ featureName: params.featureName, offset: query.offset, limit: query.limit });
+        const page = await events.list({
+          hiddenProjects: await hiddenProjects(req),
+          featureName: params.featureName,
+          offset: query.offset,
+          limit: query.limit,
+        });
         return {
           status: 200,
           body: {
@@ -58,6 +76,7 @@ export function eventRoutes({ events, access }: { events: EventStore; access: Ac
       search: async ({ query, req }) => {
         access.assert(req, permissions.read);
         const page = await events.list({
+          hiddenProjects: await hiddenProjects(req),
           project: query.project,
           featureName: query.feature,
           type: query.type,

@@ -54,6 +54,20 @@ describe("EventStore", () => {
     ]);
   });
 
+  it("leaves hidden projects' events out of every listing and its total, and keeps events of no project", async () => {
+    await write("open-flag", "default");
+    await write("secret-flag", "secret");
+    await unitOfWork.run((tx) => tx.record({ type: "segment-created", actor: systemActor, data: { name: "everyone" } }));
+    const hiddenProjects = ["secret"];
+    const all = await events.list({ hiddenProjects });
+    expect(all.events.map((e) => e.featureName ?? e.type)).toEqual(["segment-created", "open-flag"]);
+    expect(all.total).toBe(2);
+    expect(await events.list({ hiddenProjects, project: "secret" })).toEqual({ events: [], total: 0 });
+    expect((await events.list({ hiddenProjects, featureName: "secret-flag" })).total).toBe(0);
+    expect((await events.list({ hiddenProjects, project: "default" })).events.map((e) => e.featureName)).toEqual(["open-flag"]);
+    expect((await events.list({ project: "secret" })).total).toBe(1);
+  });
+
   it("totals the whole log from the collection's size and a filtered page by its filter", async () => {
     for (const name of ["a", "b", "c"]) await write(name, name === "c" ? "other" : "default");
     const collection = engine.collection("events");

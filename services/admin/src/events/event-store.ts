@@ -45,6 +45,8 @@ interface OutboxDocument {
 
 export interface EventQuery {
   project?: string;
+  /** Projects whose events are left out (private projects the caller is no member of). */
+  hiddenProjects?: readonly string[];
   featureName?: string;
   type?: EventType;
   createdBy?: string;
@@ -103,7 +105,9 @@ export class EventStore implements OutboxSource {
   /** Newest first. */
   async list(query: EventQuery = {}): Promise<{ events: EventDocument[]; total: number }> {
     const filter: Record<string, unknown> = {};
-    if (query.project) filter.project = query.project;
+    const hidden = query.hiddenProjects ?? [];
+    if (hidden.length > 0) filter.project = { ...(query.project ? { $eq: query.project } : {}), $nin: hidden };
+    else if (query.project) filter.project = query.project;
     if (query.featureName) filter.featureName = query.featureName;
     if (query.type) filter.type = query.type;
     if (query.createdBy) filter.createdBy = query.createdBy;

@@ -22,6 +22,7 @@ const projectRoles = [
 export interface MemberProjects {
   get(project: string): Promise<{ mode: string }>;
   find(project: string): Promise<{ mode: string } | null>;
+  privateProjects(): Promise<string[]>;
 }
 
 export class ProjectMemberService {
@@ -81,6 +82,13 @@ export class ProjectMemberService {
     const doc = await this.deps.projects.find(project);
     if (!doc || doc.mode !== "private") return true;
     return this.isMember(principal, project);
+  }
+
+  /** The private projects the caller is no member of: whatever belongs to them is hidden from it. */
+  async hiddenFrom(principal: Principal | undefined): Promise<string[]> {
+    const privateProjects = await this.deps.projects.privateProjects();
+    const member = await Promise.all(privateProjects.map((project) => this.isMember(principal, project)));
+    return privateProjects.filter((_, i) => !member[i]);
   }
 
   async assertMaySee(principal: Principal | undefined, project: string): Promise<void> {

@@ -75,6 +75,11 @@ export class ProjectService {
     return project;
   }
 
+  /** Ids of the private projects: only their members see them. */
+  privateProjects(): Promise<string[]> {
+    return this.deps.projects.idsInMode("private");
+  }
+
   /** The project, or null when there is none (a failing store still throws). */
   find(id: string): Promise<ProjectDocument | null> {
     return this.deps.projects.get(id);

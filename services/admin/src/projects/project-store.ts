@@ -34,6 +34,8 @@ export const projectEnvironmentId = (project: string, environment: string) => `$
 
 export interface ProjectStore {
   list(): Promise<ProjectDocument[]>;
+  /** Ids of the projects in this collaboration mode. */
+  idsInMode(mode: ProjectMode): Promise<string[]>;
   get(id: string, session?: StoreSession): Promise<ProjectDocument | null>;
   insert(doc: ProjectDocument, session?: StoreSession): Promise<void>;
   update(id: string, fields: Partial<Omit<ProjectDocument, "_id">>, session?: StoreSession): Promise<boolean>;
@@ -59,6 +61,9 @@ export async function createProjectStore(engine: StoreEngine): Promise<ProjectSt
   return {
     list: () => projects.find({}, { sort: { createdAt: 1, _id: 1 } }),
     get: (id, session) => projects.findOne({ _id: id }, { session }),
+    async idsInMode(mode) {
+      return (await projects.find({ mode }, { projection: { _id: 1 } })).map((p) => p._id);
+    },
     async insert(doc, session) {
       await projects.insertOne(doc, { session });
     },
