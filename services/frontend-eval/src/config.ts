@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { envSchemas } from "@vexil/config";
 import { platformEnv } from "@vexil/runtime";
+import { frontendApiOriginsEnv } from "./cross-origin.js";
 
 export const frontendEvalEnv = platformEnv.extend({
+  ...frontendApiOriginsEnv.shape,
   PORT: envSchemas.port.default(4244),
   /** When false, /api/frontend answers 404, as Unleash does with the frontend API disabled. */
   FRONTEND_API_ENABLED: envSchemas.booleanString.default("true"),

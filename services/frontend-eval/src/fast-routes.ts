@@ -1,4 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders } from "node:http";
+import type { Request, RequestHandler, Response } from "express";
 import { readAuthorization, type ApiTokenType, type TokenGrant, type TokenSet } from "@vexil/auth";
 import { clientFeaturesQuerySchema, clientSpecHeader, frontendContextQuerySchema } from "@vexil/contracts";
 import type { FastRoute } from "@vexil/http";
@@ -54,10 +55,13 @@ export function sdkFastRoutes({
   tokens,
   snapshots,
   frontendApiEnabled,
+  crossOrigin,
 }: {
   tokens: TokenSet;
   snapshots: SnapshotHolder;
   frontendApiEnabled: boolean;
+  /** The frontend API's CORS headers (synchronous), as its express routes send them. */
+  crossOrigin: RequestHandler;
 }): FastRoute[] {
   const grants = new GrantsByHeader(tokens);
   const has = (environment: string) => snapshots.has(environment);
@@ -72,6 +76,7 @@ export function sdkFastRoutes({
       const query = frontendContextQuerySchema.safeParse(request.query());
       if (!query.success) return false;
       tokens.recordUse(known.grant);
+      crossOrigin(req as Request, res as Response, () => undefined);
       sendJsonText(res, frontendTogglesText(snapshots.get(environment), frontendContext(query.data, request.ip()), known.scope));
       return true;
     },

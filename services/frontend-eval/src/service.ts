@@ -7,6 +7,7 @@ import { openSharedTokenSet, type EnginesWithoutStore, type VexilService } from 
 import { clientRoutes } from "./client/client-routes.js";
 import { StreamingHub } from "./client/streaming-hub.js";
 import type { FrontendEvalConfig } from "./config.js";
+import { allowBrowserOrigins } from "./cross-origin.js";
 import { sdkFastRoutes } from "./fast-routes.js";
 import { frontendRoutes } from "./frontend/frontend-routes.js";
 import { ClientInstances } from "./metrics/client-instances.js";
@@ -20,8 +21,9 @@ import { registerFrontendEvalMetrics } from "./operations/frontend-eval-metrics.
 export interface FrontendEvalDeps {
   /** No store: everything comes from the cache and the bus, so MongoDB being down never stops evaluation. */
   engines: EnginesWithoutStore;
+  /** Origins allowed by default (every one, as in Unleash) when not given. */
   settings: Pick<FrontendEvalConfig, "FRONTEND_API_ENABLED"> &
-    Partial<Pick<FrontendEvalConfig, "SDK_STREAMS_LIMIT" | "SDK_STREAMS_PER_TOKEN_LIMIT">>;
+    Partial<Pick<FrontendEvalConfig, "SDK_STREAMS_LIMIT" | "SDK_STREAMS_PER_TOKEN_LIMIT" | "UNLEASH_FRONTEND_API_ORIGINS">>;
   logger: Logger;
   /** The process's Prometheus registry. */
   metrics?: Registry;
@@ -64,6 +66,9 @@ export async function createFrontendEvalService({
   });
 
   const router = express.Router();
+  // Before anything else: a preflight carries no token, and an error must reach the page too.
+  const crossOrigin = allowBrowserOrigins(settings.UNLEASH_FRONTEND_API_ORIGINS ?? ["*"]);
+  router.use(["/api/frontend", "/ofrep"], crossOrigin);
   router.use("/api/frontend", (_req, _res, next) =>
     next(settings.FRONTEND_API_ENABLED ? undefined : new NotFoundError("The frontend API is disabled")),
   );
@@ -82,7 +87,7 @@ export async function createFrontendEvalService({
   return {
     router,
     errorHandlers: [ofrepErrors(logger.child({ module: "ofrep" }))],
-    fastRoutes: sdkFastRoutes({ tokens: sharedTokens.tokens, snapshots, frontendApiEnabled: settings.FRONTEND_API_ENABLED }),
+    fastRoutes: sdkFastRoutes({ tokens: sharedTokens.tokens, snapshots, frontendApiEnabled: settings.FRONTEND_API_ENABLED, crossOrigin }),
     // Ready ("send me traffic") while it holds the token grants and a whole snapshot of every
     // environment it serves, whatever NATS, Redis or admin do; how stale that may be is in /health.
     readiness: [
