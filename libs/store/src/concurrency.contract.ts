@@ -178,6 +178,10 @@ export function describeConcurrencyContract(name: string, makeEngine: () => Prom
       };
 
       const unguarded = fresh();
+      // The collection exists before the race: created inside it, by the first transaction's insert,
+      // it would be a catalog change on MongoDB that turns the other one back with a WriteConflict
+      // (it then runs again, sees the document and declines), which is not the race under test.
+      await unguarded.insertOne({ _id: "seed", name: "other" });
       const skew = await race(
         async (session, hold) => {
           const found = await unguarded.findOne({ name: "taken" }, { session });
