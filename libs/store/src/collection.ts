@@ -53,16 +53,40 @@ export type Sort = Record<string, SortDirection>;
 /** Inclusion (`{ name: 1 }`) or exclusion (`{ secret: 0 }`), as in MongoDB. */
 export type Projection = Record<string, 0 | 1 | boolean>;
 
+/**
+ * Outside a transaction, `"majority"` reads only what a majority of the replica set has written:
+ * what no failover can roll back. A reader that hands what it read to the world by id (the outbox
+ * relay, the snapshot publisher, the event stream) reads this way, so it never publishes an event
+ * a rollback then takes back and gives its id to another. The embedded engine has one copy: every
+ * read there is of committed data. Ignored with a session (a transaction reads its snapshot).
+ */
+export type ReadConcern = "majority";
+
 export interface FindOneOptions extends SessionOption {
   projection?: Projection;
   /** Which document wins when several match. */
   sort?: Sort;
+  readConcern?: ReadConcern;
 }
 export interface FindOptions extends SessionOption {
   projection?: Projection;
   sort?: Sort;
   skip?: number;
   limit?: number;
+  readConcern?: ReadConcern;
+}
+export interface FindInBatchesOptions extends SessionOption {
+  projection?: Projection;
+  sort?: Sort;
+  /** Documents per batch (default 1000). */
+  batchSize?: number;
+}
+export interface TransactionOptions {
+  /**
+   * How long the transaction may take to commit, waiting for the store and running its callback
+   * again after conflicts included (default 15 s). Past it, StoreBusyError (503): nothing written.
+   */
+  timeoutMs?: number;
 }
 export interface UpdateOptions extends SessionOption {
   /** Insert when nothing matches: equality fields of the filter, then `$setOnInsert`, then the update. */
@@ -117,6 +141,11 @@ export interface Collection<T extends BaseDocument> {
   /** `P` narrows the result type when a projection is given; the engine does not check it. */
   findOne<P = T>(filter: Filter<T>, options?: FindOneOptions): Promise<P | null>;
   find<P = T>(filter: Filter<T>, options?: FindOptions): Promise<P[]>;
+  /**
+   * The matching documents a batch at a time, for reading more than fits in memory at once (a
+   * backup). On MongoDB one cursor, read with `getMore` as the loop asks for more.
+   */
+  findInBatches<P = T>(filter: Filter<T>, options?: FindInBatchesOptions): AsyncIterable<P[]>;
   countDocuments(filter: Filter<T>, options?: SessionOption): Promise<number>;
   /**
    * How many documents the collection holds, from its metadata: no scan, so fit for a total shown
@@ -133,7 +162,9 @@ export interface Collection<T extends BaseDocument> {
   /**
    * Creates the index if it does not exist and returns its name (default `field_1_other_-1`, as in
    * MongoDB). Index definitions are schema, made at startup, so this takes no session. A unique
-   * index fails with DuplicateKeyError when existing documents already collide.
+   * index over documents that already collide is refused before it is built, with
+   * IndexCollisionError naming them. The same keys under a second name, or a name reused for
+   * other keys, are refused with MongoDB's errors (OperationRefusedError 85 and 86).
    */
   createIndex(keys: IndexKeys, options?: IndexOptions): Promise<string>;
 }
@@ -148,8 +179,19 @@ export interface StoreEngine {
    * Reads are not checked: a rule read in one document and enforced in another ("no two users with
    * this name") holds only through a unique index, or a document every such transaction writes.
    * The embedded engine runs transactions one at a time, so there `fn` runs once.
+   * A failed call inside `fn` aborts the transaction, as on MongoDB: every later call with the
+   * session, and the commit, fail with OperationRefusedError NoSuchTransaction. A transaction that
+   * cannot commit within `timeoutMs` fails with StoreBusyError (503).
    */
-  withTransaction<R>(fn: (session: StoreSession) => Promise<R>): Promise<R>;
+  withTransaction<R>(fn: (session: StoreSession) => Promise<R>, options?: TransactionOptions): Promise<R>;
+  /**
+   * Runs `fn` with a session that reads the whole store as of one point in time, outside any
+   * transaction (so without a transaction's time and size limits) and without writing: what a
+   * backup reads. On MongoDB a snapshot session (reads at one cluster time; MongoDB keeps that
+   * history for `minSnapshotHistoryWindowInSeconds`, 300 s by default); on the embedded engine
+   * writers wait meanwhile.
+   */
+  withSnapshot<R>(fn: (session: StoreSession) => Promise<R>): Promise<R>;
   /**
    * The next integer of the named sequence, starting at 1; atomic across concurrent callers.
    * Without a session it is taken at once and never given back (a rolled-back transaction leaves a
@@ -161,8 +203,8 @@ export interface StoreEngine {
   nextSequence(name: string, options?: SessionOption): Promise<number>;
   /** Names of the collections holding at least one document (what a backup copies). */
   collectionNames(): Promise<string[]>;
-  /** Each sequence's last value handed out (what a backup copies besides the documents). */
-  sequences(): Promise<Record<string, number>>;
+  /** Each sequence's last value handed out (what a backup copies besides the documents), as the session sees them. */
+  sequences(options?: SessionOption): Promise<Record<string, number>>;
   /** Raises each named sequence to at least the given value (restoring a backup); never lowers one. */
   raiseSequences(values: Record<string, number>): Promise<void>;
   /** Resolves when the store can serve requests; throws NotReady otherwise. */

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Collection, StoreEngine } from "./collection.js";
+import { toVexilError } from "@vexil/errors";
 import { DocumentTooLargeError, DuplicateKeyError } from "./errors.js";
 
 interface Doc {
@@ -190,6 +191,7 @@ export function describeDocumentContract(name: string, makeEngine: () => Promise
         const c = fresh();
         const err = await c.insertOne({ _id: "big", blob: "x".repeat(16 * MiB + 1024) }).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(DocumentTooLargeError);
+        expect(toVexilError(err).status).toBe(413);
         expect(await c.countDocuments({})).toBe(0);
         await c.insertOne({ _id: "fits", blob: "x".repeat(16 * MiB - 64 * 1024) });
         expect((await c.findOne({ _id: "fits" }))?.blob?.length).toBe(16 * MiB - 64 * 1024);
@@ -202,6 +204,24 @@ export function describeDocumentContract(name: string, makeEngine: () => Promise
           DocumentTooLargeError,
         );
         expect((await c.findOne({ _id: "growing" }, { projection: { more: 1 } })) ?? {}).toEqual({ _id: "growing" });
+        await expect(
+          c.findOneAndUpdate({ _id: "growing" }, { $set: { more: "y".repeat(2 * MiB) } }, { returnDocument: "after" }),
+        ).rejects.toBeInstanceOf(DocumentTooLargeError);
+      });
+
+      it("refuses an upsert whose new document would pass it, though its command fits (17420 on MongoDB)", async () => {
+        const c = fresh();
+        // Half from the filter's equality, half from $set: each part fits, the document they make does not.
+        const err = await c
+          .updateOne({ _id: "upserted", name: "n".repeat(8 * MiB) }, { $set: { blob: "x".repeat(8 * MiB + 8 * 1024) } }, { upsert: true })
+          .catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(DocumentTooLargeError);
+        expect(toVexilError(err).status).toBe(413);
+        expect(await c.countDocuments({})).toBe(0);
+        await expect(c.replaceOne({ _id: "replaced" }, { blob: "x".repeat(16 * MiB + 1024) }, { upsert: true })).rejects.toBeInstanceOf(
+          DocumentTooLargeError,
+        );
+        expect(await c.countDocuments({})).toBe(0);
       });
     });
 

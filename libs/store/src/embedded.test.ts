@@ -8,6 +8,8 @@ import { describeCollectionContract } from "./collection.contract.js";
 import { describeConcurrencyContract } from "./concurrency.contract.js";
 import { describeDocumentContract } from "./documents.contract.js";
 import { describeFormatContract } from "./format.contract.js";
+import { describeLimitsContract } from "./limits.contract.js";
+import { describeRefusalContract } from "./refusals.contract.js";
 import { ejsonOf, storable } from "./embedded/documents.js";
 import { fromEJSON, toEJSON } from "./embedded/ejson.js";
 import { describeTransactionContract } from "./transactions.contract.js";
@@ -26,6 +28,8 @@ afterAll(async () => {
 describeCollectionContract("embedded", async () => createEmbeddedEngine({ dir: await tempDir() }));
 describeTransactionContract("embedded", async () => createEmbeddedEngine({ dir: await tempDir() }));
 describeDocumentContract("embedded", async () => createEmbeddedEngine({ dir: await tempDir() }));
+describeRefusalContract("embedded", async () => createEmbeddedEngine({ dir: await tempDir() }));
+describeLimitsContract("embedded", async () => createEmbeddedEngine({ dir: await tempDir() }));
 // One writer: the races the suite sets up on MongoDB cannot happen here; it asserts the serial order instead.
 describeConcurrencyContract("embedded", async () => createEmbeddedEngine({ dir: await tempDir() }), { serialTransactions: true });
 describeFormatContract("embedded", async () => createEmbeddedEngine({ dir: await tempDir() }));
@@ -229,19 +233,6 @@ describe("embedded engine behaviour", () => {
     ).rejects.toThrow(/pass \{ session \}/);
     await expect(engine.withTransaction(() => engine.withTransaction(async () => 1))).rejects.toThrow(/pass \{ session \}/);
     expect(await flags.countDocuments({})).toBe(0);
-    await engine.close();
-  });
-
-  it("aborts a transaction whose write failed, even when the callback caught the error", async () => {
-    const { engine, flags } = await open();
-    await flags.insertOne({ _id: 1, name: "taken" });
-    await expect(
-      engine.withTransaction(async (session) => {
-        await flags.insertOne({ _id: 2, name: "staged" }, { session });
-        await flags.insertOne({ _id: 1, name: "duplicate" }, { session }).catch(() => undefined);
-      }),
-    ).rejects.toThrow(/aborted by an earlier failed write/);
-    expect(await flags.countDocuments({})).toBe(1);
     await engine.close();
   });
 

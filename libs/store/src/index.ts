@@ -4,6 +4,7 @@ export type {
   DeleteResult,
   DocumentId,
   Filter,
+  FindInBatchesOptions,
   FindOneAndUpdateOptions,
   FindOneOptions,
   FindOptions,
@@ -12,20 +13,30 @@ export type {
   InsertManyResult,
   InsertOneResult,
   Projection,
+  ReadConcern,
   SessionOption,
   Sort,
   SortDirection,
   StoreEngine,
   StoreSession,
+  TransactionOptions,
   UpdateFilter,
   UpdateOptions,
   UpdateResult,
 } from "./collection.js";
-export { DocumentTooLargeError, DuplicateKeyError } from "./errors.js";
+export {
+  DocumentTooLargeError,
+  DuplicateKeyError,
+  IndexCollisionError,
+  OperationRefusedError,
+  StoreBusyError,
+  type IndexCollision,
+} from "./errors.js";
 export { createEmbeddedEngine, type EmbeddedEngineOptions } from "./embedded/engine.js";
 /** A deep copy of a document read from either engine, for a change that must leave the read one as it was. */
 export { copyOut as copyDocument } from "./embedded/documents.js";
-export { createMongoEngine, type MongoEngineOptions } from "./mongo/engine.js";
+export { createMongoEngine, pinnedClientOptions, type MongoEngineOptions } from "./mongo/engine.js";
+export { checkServer, topologyProblem } from "./mongo/server-check.js";
 export {
   currentFormat,
   formatCollection,

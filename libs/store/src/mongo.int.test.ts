@@ -5,6 +5,8 @@ import { describeBackupContract } from "./backup.contract.js";
 import { describeCollectionContract } from "./collection.contract.js";
 import { describeConcurrencyContract } from "./concurrency.contract.js";
 import { describeDocumentContract } from "./documents.contract.js";
+import { describeLimitsContract } from "./limits.contract.js";
+import { describeRefusalContract } from "./refusals.contract.js";
 import { describeFormatContract } from "./format.contract.js";
 import { describeTransactionContract } from "./transactions.contract.js";
 import { createMongoEngine } from "./index.js";
@@ -19,6 +21,24 @@ if (url) {
   describeTransactionContract("mongo", open);
   describeDocumentContract("mongo", open);
   describeConcurrencyContract("mongo", open, { serialTransactions: false });
+  describeRefusalContract("mongo", open);
+  describeLimitsContract("mongo", open);
+  // A connection string asking for what would break the engine (secondary reads, unacknowledged
+  // writes, no retries): the engine pins what it relies on, so keys, transactions and sequences hold.
+  const careless = new URL(url);
+  for (const [option, value] of Object.entries({
+    readPreference: "secondaryPreferred",
+    w: "0",
+    journal: "false",
+    readConcernLevel: "available",
+    retryWrites: "false",
+    retryReads: "false",
+  })) {
+    careless.searchParams.set(option, value);
+  }
+  describeTransactionContract("mongo, URL asking for secondary reads and w=0", () =>
+    createMongoEngine({ url: careless.toString(), database, clientOptions: { serverSelectionTimeoutMS: 5000 } }),
+  );
   // Backups and format markers are per database: each store of these contracts gets one of its own.
   const backupDatabases: string[] = [];
   describeBackupContract("mongo", () => {

@@ -1,19 +1,42 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { Mutex } from "async-mutex";
+import { Mutex, type MutexInterface } from "async-mutex";
 import { NotReady } from "@vexil/errors";
-import type { SessionOption, StoreSession } from "../collection.js";
+import type { SessionOption, StoreSession, TransactionOptions } from "../collection.js";
+import { refusals, StoreBusyError } from "../errors.js";
 import type { Journal } from "./journal.js";
 import { Draft, type JournalOp } from "./state.js";
+
+/** How long a write or transaction waits for the store when none is given (see `TransactionOptions`). */
+export const defaultTransactionTimeoutMs = 15_000;
 
 /** The handle `withTransaction` passes to its callback: a draft that commits when the callback resolves. */
 export class EmbeddedSession {
   active = true;
-  /** Set by a failed write: like MongoDB, the transaction can then only abort. */
+  /** Set by a failed operation: like MongoDB, the transaction can then only abort. */
   failure: unknown = undefined;
   constructor(
     readonly owner: EmbeddedCore,
     readonly draft: Draft,
+    /** A snapshot session (`withSnapshot`): it reads, never writes. */
+    readonly readOnly = false,
   ) {}
+}
+
+/** Waits for the mutex at most `timeoutMs`; a lock granted after giving up is handed back at once. */
+async function acquireWithin(mutex: Mutex, timeoutMs: number): Promise<MutexInterface.Releaser> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const acquiring = mutex.acquire();
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      void acquiring.then((release) => release());
+      reject(new StoreBusyError(`The store stayed busy for ${timeoutMs} ms (another transaction held it): nothing was written; try again`));
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([acquiring, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -27,16 +50,29 @@ export class EmbeddedCore {
   private running: EmbeddedSession | undefined;
   private closed = false;
 
-  constructor(private readonly journal: Journal) {}
+  constructor(
+    private readonly journal: Journal,
+    private readonly transactionTimeoutMs = defaultTransactionTimeoutMs,
+  ) {}
 
   get state() {
     return this.journal.state;
   }
 
-  /** The view a read sees: the transaction's draft, or the committed state. */
-  reader(session: StoreSession | undefined): Draft {
+  /**
+   * Runs one read on the view it sees: the transaction's draft, or the committed state. A read
+   * that fails inside a transaction aborts it, as on MongoDB.
+   */
+  read<R>(session: StoreSession | undefined, read: (view: Draft) => R): R {
     this.assertOpen();
-    return session ? this.sessionOf(session).draft : new Draft(this.state);
+    if (!session) return read(new Draft(this.state));
+    const embedded = this.usableSession(session);
+    try {
+      return read(embedded.draft);
+    } catch (err) {
+      embedded.failure = err;
+      throw err;
+    }
   }
 
   /**
@@ -46,7 +82,8 @@ export class EmbeddedCore {
   async write<R>(session: StoreSession | undefined, stage: (draft: Draft) => R): Promise<R> {
     this.assertOpen();
     if (session) {
-      const embedded = this.sessionOf(session);
+      const embedded = this.usableSession(session);
+      if (embedded.readOnly) throw new TypeError("A snapshot session only reads");
       try {
         return stage(embedded.draft);
       } catch (err) {
@@ -66,13 +103,18 @@ export class EmbeddedCore {
   }
 
   /** Runs a change that is not a document write (index creation) under the writers' mutex. */
-  exclusive<R>(fn: () => Promise<R>): Promise<R> {
+  async exclusive<R>(fn: () => Promise<R>, timeoutMs = this.transactionTimeoutMs): Promise<R> {
     this.assertOpen();
     if (this.currentTransaction.getStore()?.active) {
       // The transaction holds the mutex and is waiting for this call: waiting would never end.
       throw new Error("Inside withTransaction, pass { session } to every write of the store");
     }
-    return this.writers.runExclusive(fn);
+    const release = await acquireWithin(this.writers, timeoutMs);
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
   }
 
   /** Applies `ops` to the state at once; resolves when they are durable. */
@@ -82,7 +124,7 @@ export class EmbeddedCore {
     });
   }
 
-  async transaction<R>(fn: (session: StoreSession) => Promise<R>): Promise<R> {
+  async transaction<R>(fn: (session: StoreSession) => Promise<R>, options: TransactionOptions = {}): Promise<R> {
     const { result, durable } = await this.exclusive(async () => {
       const session = new EmbeddedSession(this, new Draft(this.state));
       // Until its commit is applied, values of sequences it staged are not handed out elsewhere.
@@ -95,16 +137,29 @@ export class EmbeddedCore {
           // Ended before the commit, so a stray late write cannot slip past the ops being committed.
           session.active = false;
         }
-        if (session.failure !== undefined) {
-          throw new Error("The transaction was aborted by an earlier failed write", { cause: session.failure });
-        }
+        if (session.failure !== undefined) throw refusals.transactionAborted(session.failure);
         return { result, durable: this.commit(session.draft.ops()) };
       } finally {
         this.running = undefined;
       }
-    });
+    }, options.timeoutMs);
     await durable;
     return result;
+  }
+
+  /**
+   * Reads through one view of the store while writers wait (a backup's consistent point). A write
+   * started meanwhile waits for the end of the snapshot, or gives up at its timeout.
+   */
+  async snapshot<R>(fn: (session: StoreSession) => Promise<R>): Promise<R> {
+    return this.exclusive(async () => {
+      const session = new EmbeddedSession(this, new Draft(this.state), true);
+      try {
+        return await fn(session as unknown as StoreSession);
+      } finally {
+        session.active = false;
+      }
+    });
   }
 
   /**
@@ -114,7 +169,11 @@ export class EmbeddedCore {
    */
   async nextSequence(name: string, options?: SessionOption): Promise<number> {
     this.assertOpen();
-    if (options?.session) return this.sessionOf(options.session).draft.nextSequence(name);
+    if (options?.session) {
+      const session = this.usableSession(options.session);
+      if (session.readOnly) throw new TypeError("A snapshot session only reads");
+      return session.draft.nextSequence(name);
+    }
     // Taken synchronously, so concurrent callers never share a value.
     const value = Math.max(this.state.sequences.get(name) ?? 0, this.running?.draft.stagedSequence(name) ?? 0) + 1;
     this.state.sequences.set(name, value);
@@ -126,6 +185,16 @@ export class EmbeddedCore {
   async raiseSequences(values: Record<string, number>): Promise<void> {
     const ops: JournalOp[] = Object.entries(values).map(([name, value]) => ({ op: "sequence", name, value }));
     await this.exclusive(() => this.commit(ops));
+  }
+
+  /** The sequences as the session (or, without one, the committed state) sees them. */
+  sequences(session: StoreSession | undefined): Record<string, number> {
+    const values = Object.fromEntries(this.state.sequences);
+    if (session) {
+      const draft = this.usableSession(session).draft;
+      for (const name of Object.keys(values)) values[name] = Math.max(values[name]!, draft.stagedSequence(name) ?? 0);
+    }
+    return values;
   }
 
   ping(): Promise<void> {
@@ -154,5 +223,12 @@ export class EmbeddedCore {
     if (!(session instanceof EmbeddedSession) || session.owner !== this) throw new TypeError("Not a session of this store engine");
     if (!session.active) throw new Error("The transaction of this session has ended");
     return session;
+  }
+
+  /** The session, unless an earlier failure aborted its transaction: then only ending it is left. */
+  private usableSession(session: StoreSession): EmbeddedSession {
+    const embedded = this.sessionOf(session);
+    if (embedded.failure !== undefined) throw refusals.transactionAborted(embedded.failure);
+    return embedded;
   }
 }

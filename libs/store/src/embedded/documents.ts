@@ -7,6 +7,7 @@ import { Query } from "mingo/query";
 import { update as applyModifier, type Modifier } from "mingo/updater";
 import type { BaseDocument, DocumentId, Filter, Projection, UpdateFilter } from "../collection.js";
 import { DocumentTooLargeError } from "../errors.js";
+import { checkKey } from "../update-rules.js";
 import { equalityFields } from "../upsert.js";
 import { fromEJSON, setData, toEJSON } from "./ejson.js";
 
@@ -47,10 +48,24 @@ export function storable(collection: string, doc: Doc): Doc {
     storedText.set(copy as Doc, JSON.stringify(ejsonReady(copy)));
     return copy as Doc;
   }
+  checkKeys(doc);
   const text = toEJSON(doc);
   const stored = fromEJSON<Doc>(text);
   storedText.set(stored, text);
   return stored;
+}
+
+/** Refuses, as BSON does, a key holding a NUL anywhere in `value` (plain data is checked as it is copied). */
+function checkKeys(value: unknown): void {
+  if (value === null || typeof value !== "object" || value instanceof Date || ArrayBuffer.isView(value) || "_bsontype" in value) return;
+  if (Array.isArray(value)) {
+    for (const item of value) checkKeys(item);
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    checkKey(key);
+    checkKeys((value as Record<string, unknown>)[key]);
+  }
 }
 
 /** The latest time relaxed EJSON writes as an ISO date (the end of year 9999, as the EJSON library has it). */
@@ -145,6 +160,7 @@ function plainCopy(value: unknown): unknown {
   for (const key of Object.keys(source)) {
     // BSON reads an object with `_bsontype` as one of its own types.
     if (key === "_bsontype") return notPlain;
+    checkKey(key);
     const itemCopy = plainCopy(source[key]);
     if (itemCopy === notPlain) return notPlain;
     setKey(copy, key, itemCopy);

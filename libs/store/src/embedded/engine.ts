@@ -1,6 +1,6 @@
 import type { BaseDocument, StoreEngine } from "../collection.js";
 import { EmbeddedCollection } from "./collection.js";
-import { EmbeddedCore } from "./core.js";
+import { defaultTransactionTimeoutMs, EmbeddedCore } from "./core.js";
 import { Journal } from "./journal.js";
 
 export interface EmbeddedEngineOptions {
@@ -13,6 +13,8 @@ export interface EmbeddedEngineOptions {
    * (a backup of a running Vexil): every write fails.
    */
   readOnly?: boolean;
+  /** How long a write or transaction waits for the store before StoreBusyError (default 15 s). */
+  transactionTimeoutMs?: number;
 }
 
 /**
@@ -23,13 +25,14 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
   const journal = options.readOnly
     ? await Journal.openReadOnly(options.dir)
     : await Journal.open(options.dir, options.compactAfterBytes ?? 8 * 1024 * 1024);
-  const core = new EmbeddedCore(journal);
+  const core = new EmbeddedCore(journal, options.transactionTimeoutMs ?? defaultTransactionTimeoutMs);
   return {
     collection: <T extends BaseDocument>(name: string) => new EmbeddedCollection<T>(name, core),
-    withTransaction: (fn) => core.transaction(fn),
+    withTransaction: (fn, transactionOptions) => core.transaction(fn, transactionOptions),
+    withSnapshot: (fn) => core.snapshot(fn),
     nextSequence: (name, sequenceOptions) => core.nextSequence(name, sequenceOptions),
     collectionNames: async () => [...core.state.collections.values()].filter((c) => c.docs.size > 0).map((c) => c.name),
-    sequences: async () => Object.fromEntries(core.state.sequences),
+    sequences: async (sequenceOptions) => core.sequences(sequenceOptions?.session),
     raiseSequences: (values) => core.raiseSequences(values),
     ping: () => core.ping(),
     close: () => core.close(),

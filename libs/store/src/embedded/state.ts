@@ -1,7 +1,7 @@
 import { BSON } from "mongodb";
 import type { Query } from "mingo/query";
 import type { DocumentId, IndexKeys } from "../collection.js";
-import { DuplicateKeyError } from "../errors.js";
+import { DuplicateKeyError, type IndexCollision } from "../errors.js";
 import { getPath } from "../paths.js";
 import { compileFilter, type Doc } from "./documents.js";
 
@@ -44,10 +44,13 @@ export function indexKeys(doc: Doc, spec: IndexSpec): string[] {
   return [...new Set(tuples.map((tuple) => BSON.EJSON.stringify(tuple)))];
 }
 
-function duplicateKey(collection: string, spec: IndexSpec, key: string): DuplicateKeyError {
+function keyValueOf(spec: IndexSpec, key: string): Record<string, unknown> {
   const values = BSON.EJSON.parse(key) as unknown[];
-  const keyValue = Object.fromEntries(Object.keys(spec.keys).map((path, i) => [path, values[i]]));
-  return new DuplicateKeyError(collection, spec.name, spec.keys, keyValue);
+  return Object.fromEntries(Object.keys(spec.keys).map((path, i) => [path, values[i]]));
+}
+
+function duplicateKey(collection: string, spec: IndexSpec, key: string): DuplicateKeyError {
+  return new DuplicateKeyError(collection, spec.name, spec.keys, keyValueOf(spec, key));
 }
 
 export function duplicateId(collection: string, id: DocumentId): DuplicateKeyError {
@@ -147,9 +150,21 @@ export class CollectionState {
     return [...this.indexes.values()].filter((spec) => spec.unique);
   }
 
-  /** Throws DuplicateKeyError if the documents already collide on this (unique) index. */
-  checkIndex(spec: IndexSpec): void {
-    this.keysFor(spec);
+  /** Up to `limit` keys that several documents already hold on this (unique) index, with their `_id`s. */
+  collisions(spec: IndexSpec, limit: number): IndexCollision[] {
+    if (!spec.unique) return [];
+    const holders = new Map<string, DocumentId[]>();
+    for (const doc of this.docs.values()) {
+      for (const key of indexKeys(doc, spec)) {
+        const ids = holders.get(key);
+        if (ids) ids.push(doc._id);
+        else holders.set(key, [doc._id]);
+      }
+    }
+    return [...holders]
+      .filter(([, ids]) => ids.length > 1)
+      .slice(0, limit)
+      .map(([key, ids]) => ({ keyValue: keyValueOf(spec, key), ids }));
   }
 
   addIndex(spec: IndexSpec): void {

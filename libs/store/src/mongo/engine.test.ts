@@ -2,8 +2,11 @@ import net from "node:net";
 import { MongoClient } from "mongodb";
 import { afterAll, describe, expect, it } from "vitest";
 import { NotReady } from "@vexil/errors";
-import { indexOptions } from "./collection.js";
-import { createMongoEngine, pingDatabase } from "./engine.js";
+import { DuplicateKeyError } from "../errors.js";
+import { indexOptions, MongoStoreCollection, type MongoCollectionContext } from "./collection.js";
+import { bulkDuplicate } from "./driver-errors.fixture.js";
+import { createMongoEngine, pingDatabase, pinnedClientOptions } from "./engine.js";
+import { topologyProblem, versionAtLeastMinimum } from "./server-check.js";
 
 /** A loopback port that accepts connections and closes them at once: a server that never answers. */
 async function silentServer(): Promise<{ port: number; close: () => Promise<void> }> {
@@ -24,6 +27,85 @@ describe("index options sent to the driver", () => {
       name: "n",
       partialFilterExpression: { state: "Draft" },
     });
+  });
+});
+
+describe("insertMany without a session (a transaction of its own)", () => {
+  const collision = bulkDuplicate('E11000 duplicate key error collection: db.users index: logins_unique dup key: { logins: "bob" }', {
+    _id: 2,
+    logins: ["bob", "bob@x.io"],
+  });
+  const context = (): MongoCollectionContext & { listings: number } => ({
+    listings: 0,
+    indexes: new Map(),
+    sessionOf: () => undefined,
+    ownTransaction: () => Promise.reject(collision),
+  });
+  /** The driver's collection as far as the adapter touches it on this path. */
+  const driverCollection = (listed: unknown[], ctx: { listings: number }) =>
+    ({
+      collectionName: "users",
+      listIndexes: () => ({ toArray: async () => (ctx.listings++, listed) }),
+    }) as unknown as ConstructorParameters<typeof MongoStoreCollection>[0];
+
+  it("reports the collision with its collection, index, key pattern and values, not as the transaction's", async () => {
+    const ctx = context();
+    ctx.indexes.set("users", new Map([["logins_unique", { logins: 1 }]]));
+    const users = new MongoStoreCollection(driverCollection([], ctx), ctx);
+    const err = await users.insertMany([{ _id: 1 }, { _id: 2 }]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DuplicateKeyError);
+    expect(err).toMatchObject({ index: "logins_unique", keyPattern: { logins: 1 }, keyValue: { logins: ["bob", "bob@x.io"] } });
+    expect((err as Error).message).toMatch(/already exists in users$/);
+  });
+
+  it("asks the server for the key pattern of an index this process did not create", async () => {
+    const ctx = context();
+    const listed = [{ v: 2, name: "logins_unique", key: { logins: 1 }, unique: true }];
+    const users = new MongoStoreCollection(driverCollection(listed, ctx), ctx);
+    const err = await users.insertMany([{ _id: 1 }, { _id: 2 }]).catch((e: unknown) => e);
+    expect(err).toMatchObject({ index: "logins_unique", keyPattern: { logins: 1 } });
+    expect(ctx.listings).toBe(1);
+  });
+});
+
+describe("what the engine pins, whatever the connection string says", () => {
+  it("reads from the primary, writes with a journaled majority and retries, over a URL asking otherwise", async () => {
+    const url =
+      "mongodb://127.0.0.1:9/?readPreference=secondaryPreferred&w=0&journal=false&readConcernLevel=available&retryWrites=false&retryReads=false";
+    const careless = new MongoClient(url);
+    expect([careless.readPreference.mode, careless.writeConcern?.w, careless.readConcern?.level]).toEqual([
+      "secondaryPreferred",
+      0,
+      "available",
+    ]);
+    // As the engine builds its client: its pinned options win over the URL's.
+    const pinned = new MongoClient(url, { serverSelectionTimeoutMS: 50, ...pinnedClientOptions });
+    expect(pinned.readPreference.mode).toBe("primary");
+    expect(pinned.writeConcern).toMatchObject({ w: "majority", journal: true });
+    expect(pinned.readConcern?.level).toBe("local");
+    expect([pinned.options.retryWrites, pinned.options.retryReads]).toEqual([true, true]);
+    await Promise.all([careless.close(), pinned.close()]);
+  });
+});
+
+describe("the server check at open", () => {
+  it("refuses a standalone server for good, and waits for a replica set being initiated or electing", () => {
+    expect(topologyProblem({ isWritablePrimary: true })).toMatchObject({
+      lasting: true,
+      problem: expect.stringMatching(/standalone.*--replSet rs0.*rs.initiate\(\)/),
+    });
+    expect(topologyProblem({ isreplicaset: true })).toMatchObject({ lasting: false, problem: expect.stringMatching(/not initiated yet/) });
+    expect(topologyProblem({ setName: "rs0", isWritablePrimary: false })).toMatchObject({
+      lasting: false,
+      problem: expect.stringMatching(/no primary/),
+    });
+    expect(topologyProblem({ setName: "rs0", isWritablePrimary: true })).toBeUndefined();
+    expect(topologyProblem({ msg: "isdbgrid" })).toBeUndefined();
+  });
+
+  it("wants MongoDB 5.0 or newer (keys with $ and . in flag parameters and signal payloads)", () => {
+    for (const old of ["4.4.29", "4.2.0", "3.6.23"]) expect(versionAtLeastMinimum(old), old).toBe(false);
+    for (const recent of ["5.0", "5.0.31", "6.0.20", "7.0.2", "8.0.4", "10.0.0"]) expect(versionAtLeastMinimum(recent), recent).toBe(true);
   });
 });
 

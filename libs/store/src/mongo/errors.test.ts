@@ -1,39 +1,12 @@
-import { createRequire } from "node:module";
-import { MongoBulkWriteError, MongoClient, MongoInvalidArgumentError, MongoNetworkError, MongoServerError } from "mongodb";
+import { BSON, MongoClient, MongoInvalidArgumentError, MongoNetworkError, MongoServerError } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { NotReady, toVexilError } from "@vexil/errors";
-import { DocumentTooLargeError, DuplicateKeyError } from "../errors.js";
+import { DocumentTooLargeError, DuplicateKeyError, OperationRefusedError } from "../errors.js";
+import { bulkDuplicate } from "./driver-errors.fixture.js";
 import { translateError, type ErrorContext } from "./errors.js";
-
-// The driver's bulk-write internals are not exported from its entry point; the classes are real.
-const { WriteError, BulkWriteResult } = createRequire(import.meta.url)("mongodb/lib/bulk/common.js") as {
-  WriteError: new (err: Record<string, unknown>) => unknown;
-  BulkWriteResult: new (result: Record<string, unknown>, ordered: boolean) => unknown;
-};
 
 const outside: ErrorContext = { collection: "segments", inTransaction: false };
 const inside: ErrorContext = { collection: "segments", inTransaction: true };
-
-/** The error `insertMany` throws when its second document collides on a unique index. */
-function bulkDuplicate(errmsg: string, op: Record<string, unknown>): MongoBulkWriteError {
-  const writeError = new WriteError({ index: 1, code: 11000, errmsg, op });
-  const result = new BulkWriteResult(
-    {
-      ok: 1,
-      writeErrors: [writeError],
-      writeConcernErrors: [],
-      insertedIds: [],
-      nInserted: 1,
-      nUpserted: 0,
-      nMatched: 0,
-      nModified: 0,
-      nRemoved: 0,
-      upserted: [],
-    },
-    true,
-  );
-  return new MongoBulkWriteError({ message: errmsg, code: 11000, writeErrors: [writeError] } as never, result as never);
-}
 
 /** A real MongoServerSelectionError: a client pointed at a port nothing listens on. */
 async function serverSelectionError(): Promise<unknown> {
@@ -93,13 +66,65 @@ describe("translateError", () => {
   });
 
   it("turns an oversized document into DocumentTooLargeError (413), from the driver or the server", () => {
-    const fromDriver = new MongoInvalidArgumentError("Document is larger than the maximum size 16777216");
-    const fromServer = new MongoServerError({ message: "object to insert too large", code: 10334 });
-    for (const err of [fromDriver, fromServer]) {
+    const oversized = [
+      new MongoInvalidArgumentError("Document is larger than the maximum size 16777216"),
+      // An insert the server parsed but will not store: BadValue, told apart by its message.
+      new MongoServerError({
+        message: "object to insert too large. size in bytes: 16778262, max size: 16777216",
+        code: 2,
+        codeName: "BadValue",
+      }),
+      new MongoServerError({
+        message: "BSONObj size: 16793601 (0x1004001) is invalid. Size must be between 0 and 16793600(16MB)",
+        code: 10334,
+      }),
+      new MongoServerError({ message: "Resulting document after update is larger than 16777216", code: 17419 }),
+      new MongoServerError({ message: "Document to upsert is larger than 16777216", code: 17420 }),
+      new MongoServerError({ message: "Document to upsert is larger than 16777216", code: 7655103 }),
+    ];
+    for (const err of oversized) {
       const translated = translateError(err, outside);
-      expect(translated).toBeInstanceOf(DocumentTooLargeError);
+      expect(translated, err.message).toBeInstanceOf(DocumentTooLargeError);
       expect(toVexilError(translated).status).toBe(413);
     }
+    // Another BadValue is not a size problem.
+    const other = new MongoServerError({ message: "$in needs an array", code: 2, codeName: "BadValue" });
+    expect(translateError(other, outside)).toBe(other);
+  });
+
+  it("turns what MongoDB refuses of an operation's shape into OperationRefusedError, keeping its code and name", () => {
+    const refused = [
+      new MongoServerError({
+        message: "Updating the path 'n' would create a conflict at 'n'",
+        code: 40,
+        codeName: "ConflictingUpdateOperators",
+      }),
+      new MongoServerError({ message: "Unknown modifier: $foo", code: 9, codeName: "FailedToParse" }),
+      new MongoServerError({
+        message: "The update path 'variants.' contains an empty field name, which is not allowed.",
+        code: 56,
+        codeName: "EmptyFieldName",
+      }),
+      new MongoServerError({ message: "Index already exists with a different name: name_1", code: 85, codeName: "IndexOptionsConflict" }),
+      new MongoServerError({
+        message: "An existing index has the same name as the requested index.",
+        code: 86,
+        codeName: "IndexKeySpecsConflict",
+      }),
+    ];
+    for (const err of refused) {
+      expect(translateError(err, outside)).toMatchObject({
+        name: "OperationRefusedError",
+        code: err.code,
+        codeName: err.codeName,
+        message: err.message,
+      });
+    }
+    expect(translateError(new MongoInvalidArgumentError("Update document requires atomic operators"), outside)).toBeInstanceOf(
+      OperationRefusedError,
+    );
+    const bson = new BSON.BSONError("key a\u0000b must not contain null bytes");
+    expect(translateError(bson, inside)).toMatchObject({ codeName: "BSONError", code: undefined });
   });
 
   it("turns an unreachable server into NotReady (503) instead of an internal error", async () => {

@@ -11,12 +11,28 @@ import {
 } from "mongodb";
 import { NotReady } from "@vexil/errors";
 import type { IndexKeys } from "../collection.js";
-import { DocumentTooLargeError, DuplicateKeyError } from "../errors.js";
+import { DocumentTooLargeError, DuplicateKeyError, OperationRefusedError } from "../errors.js";
 import { getPath } from "../paths.js";
 
 const DUPLICATE_KEY = 11000;
-/** BSONObjectTooLarge, and "resulting document after update is larger than 16 MiB". */
-const TOO_LARGE = new Set([10334, 17419]);
+/**
+ * A document over 16 MiB, by the server: BSONObjectTooLarge (a command over the 16 MiB + 16 KiB it
+ * parses; newer servers also for an update's result), "Resulting document after update is larger
+ * than 16777216" (17419), "Document to upsert is larger than 16777216" (17420, and 7655103 on newer
+ * servers). An insert it can parse but not store is BadValue (2) "object to insert too large",
+ * told apart from other BadValues by its message.
+ */
+const TOO_LARGE = new Set([10334, 17419, 17420, 7655103]);
+const BAD_VALUE = 2;
+/**
+ * The server refusing the operation's shape: FailedToParse (an unknown update operator),
+ * ConflictingUpdateOperators, DollarPrefixedFieldName, EmptyFieldName, DottedFieldName,
+ * IndexOptionsConflict, IndexKeySpecsConflict. The embedded engine refuses the same (see
+ * `update-rules.ts`).
+ */
+const REFUSED = new Set([9, 40, 52, 56, 57, 85, 86]);
+/** What the driver refuses before sending, by message (it has no code). */
+const DRIVER_REFUSALS = [/Update document requires atomic operators/, /Replacement document must not contain atomic operators/];
 /**
  * Server codes meaning "no primary to talk to right now": an election, a node stepping down or
  * shutting down, a host unreachable from a router. The driver retries reads and writes once on these;
@@ -60,16 +76,28 @@ export function isUnavailable(err: unknown): boolean {
 export function translateError(err: unknown, context: ErrorContext): unknown {
   if (context.inTransaction && isTransient(err)) return err;
   if (isDuplicateKey(err)) return duplicateKeyError(err as MongoServerError, context);
-  if (
-    (err instanceof MongoServerError && typeof err.code === "number" && TOO_LARGE.has(err.code)) ||
-    (err instanceof MongoInvalidArgumentError && /larger than the maximum size/.test(err.message))
-  ) {
-    return new DocumentTooLargeError(context.collection, undefined, { cause: err });
+  if (isTooLarge(err)) return new DocumentTooLargeError(context.collection, undefined, { cause: err });
+  if (err instanceof MongoServerError && typeof err.code === "number" && REFUSED.has(err.code)) {
+    return new OperationRefusedError(err.codeName ?? String(err.code), err.code, err.message, { cause: err });
+  }
+  if (err instanceof MongoInvalidArgumentError && DRIVER_REFUSALS.some((pattern) => pattern.test(err.message))) {
+    return new OperationRefusedError("MongoInvalidArgumentError", undefined, err.message, { cause: err });
+  }
+  // The BSON serializer's, before anything is sent (a key BSON cannot hold).
+  if (err instanceof Error && err.name === "BSONError" && /must not contain null bytes/.test(err.message)) {
+    return new OperationRefusedError("BSONError", undefined, err.message, { cause: err });
   }
   if (isUnavailable(err) && !context.inTransaction) {
     return new NotReady(`MongoDB is not reachable: ${(err as Error).message}`);
   }
   return err;
+}
+
+function isTooLarge(err: unknown): boolean {
+  if (err instanceof MongoServerError && typeof err.code === "number") {
+    return TOO_LARGE.has(err.code) || (err.code === BAD_VALUE && /object to insert too large/.test(err.message));
+  }
+  return err instanceof MongoInvalidArgumentError && /larger than the maximum size/.test(err.message);
 }
 
 export function isDuplicateKey(err: unknown): boolean {
