@@ -201,7 +201,7 @@ export interface StoreEngine {
    * transactions or outside them, not both.
    */
   nextSequence(name: string, options?: SessionOption): Promise<number>;
-  /** Names of the collections holding at least one document (what a backup copies). */
+  /** Names of every collection the store has, empty ones included (a backup reads each). */
   collectionNames(): Promise<string[]>;
   /** Each sequence's last value handed out (what a backup copies besides the documents), as the session sees them. */
   sequences(options?: SessionOption): Promise<Record<string, number>>;

@@ -49,4 +49,4 @@ export {
   type MigrationRecord,
   type StoreFormat,
 } from "./format.js";
-export { backupStore, restoreStore, serializeBackup, parseBackup, type StoreBackup } from "./backup.js";
+export { backupStore, restoreStore, serializeRecord, parseRecord, type BackupOptions, type StoreRecord } from "./backup.js";

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -63,6 +64,8 @@ describe("installation backup and restore", () => {
     // Sequences carry on where they were, so no id is handed out twice.
     expect(features.next).toBe(2);
     expect((await read(fresh, "addon-delivery", "deliveries")).docs).toEqual([{ _id: "d1" }]);
+    // The same file again: nothing left to restore, and said so.
+    await expect(restoreInstallation(configIn(fresh), file)).rejects.toThrow(/not empty: .* was already restored into them/);
   });
 
   it("refuses to restore over data, naming the store", async () => {
@@ -83,6 +86,60 @@ describe("installation backup and restore", () => {
     const tampered = (await readFile(file, "utf8")).replace('"admin"', '"billing"');
     await writeFile(file, tampered);
     await expect(restoreInstallation(configIn(path.join(dir, "fresh")), file)).rejects.toThrow(/unknown service billing/);
+  });
+
+  it("writes one line per chunk, and refuses a file cut short before restoring anything", async () => {
+    await write(
+      "admin",
+      "features",
+      Array.from({ length: 2500 }, (_, i) => ({ _id: `flag-${String(i).padStart(4, "0")}` })),
+    );
+    const file = path.join(dir, "vexil.backup");
+    expect(await backupInstallation(config, file)).toEqual({ admin: 2500 });
+    const lines = (await readFile(file, "utf8")).trimEnd().split("\n");
+    // Header, store, three chunks of at most 1000, sequences, store end, end.
+    expect(lines.map((line) => Object.keys(JSON.parse(line) as object)[0])).toEqual([
+      "format",
+      "store",
+      "collection",
+      "collection",
+      "collection",
+      "sequences",
+      "storeEnd",
+      "end",
+    ]);
+    const cut = path.join(dir, "cut.backup");
+    await writeFile(cut, `${lines.slice(0, 4).join("\n")}\n`);
+    const fresh = path.join(dir, "fresh");
+    await expect(restoreInstallation(configIn(fresh), cut)).rejects.toThrow(/is incomplete.*nothing was restored/);
+    expect(existsSync(fresh)).toBe(false);
+    expect(await restoreInstallation(configIn(fresh), file)).toEqual({ admin: 2500 });
+    expect((await read(fresh, "admin", "features")).docs).toHaveLength(2500);
+  });
+
+  it("leaves no file when there is nothing to back up", async () => {
+    const file = path.join(dir, "vexil.backup");
+    await expect(backupInstallation(config, file)).rejects.toThrow(/Nothing to back up/);
+    expect(existsSync(file) || existsSync(`${file}.partial`)).toBe(false);
+  });
+
+  it("still restores a backup written by the first version (one EJSON document)", async () => {
+    const file = path.join(dir, "old.backup");
+    const old = {
+      format: "vexil-backup",
+      version: 1,
+      createdAt: { $date: "2029-12-31T00:00:00Z" },
+      stores: {
+        admin: {
+          collections: { features: [{ _id: "checkout", createdAt: { $date: "2030-01-01T00:00:00Z" } }] },
+          sequences: { features_ids: 1 },
+        },
+      },
+    };
+    await writeFile(file, JSON.stringify(old));
+    const fresh = path.join(dir, "restored");
+    expect(await restoreInstallation(configIn(fresh), file)).toEqual({ admin: 1 });
+    expect(await read(fresh, "admin", "features")).toEqual({ docs: [{ _id: "checkout", createdAt: at }], next: 2 });
   });
 
   describe("store formats", () => {

@@ -31,7 +31,7 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
     withTransaction: (fn, transactionOptions) => core.transaction(fn, transactionOptions),
     withSnapshot: (fn) => core.snapshot(fn),
     nextSequence: (name, sequenceOptions) => core.nextSequence(name, sequenceOptions),
-    collectionNames: async () => [...core.state.collections.values()].filter((c) => c.docs.size > 0).map((c) => c.name),
+    collectionNames: async () => [...core.state.collections.keys()],
     sequences: async (sequenceOptions) => core.sequences(sequenceOptions?.session),
     raiseSequences: (values) => core.raiseSequences(values),
     ping: () => core.ping(),

@@ -133,10 +133,12 @@ export async function createMongoEngine(options: MongoEngineOptions): Promise<St
     },
 
     async collectionNames() {
-      const listed = await db.listCollections({}, { nameOnly: true }).toArray();
-      const names = listed.map((c) => c.name).filter((name) => name !== "counters" && !name.startsWith("system."));
-      const filled = await Promise.all(names.map(async (name) => ((await db.collection(name).estimatedDocumentCount()) > 0 ? name : null)));
-      return filled.filter((name): name is string => name !== null);
+      try {
+        const listed = await db.listCollections({}, { nameOnly: true }).toArray();
+        return listed.map((c) => c.name).filter((name) => name !== "counters" && !name.startsWith("system."));
+      } catch (err) {
+        throw translateError(err, { collection: "(list)", inTransaction: false });
+      }
     },
 
     async sequences(sequenceOptions) {
