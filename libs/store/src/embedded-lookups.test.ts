@@ -202,6 +202,57 @@ describe("embedded engine lookups through indexes", () => {
     await engine.close();
   });
 
+  it("reads a range on Dates through an index, finding what a scan finds as documents come, change and go", async () => {
+    const { engine } = await setUp();
+    type Dated = { _id: number; at?: unknown; n: number };
+    const indexed = engine.collection<Dated>("dated_indexed");
+    const plain = engine.collection<Dated>("dated_plain");
+    await indexed.createIndex({ at: 1 });
+    const day = (d: number) => new Date(Date.UTC(2026, 0, 1 + d));
+    const random = rng(5);
+    const valueOf = (pick: number): unknown =>
+      [day(random(30)), day(random(30)), day(random(30)), [day(random(30)), day(random(30))], "2026-01-05", 7, null, undefined][pick];
+    const ranges = [
+      { $lt: day(10) },
+      { $lte: day(10) },
+      { $gte: day(20) },
+      { $gt: day(5), $lt: day(15) },
+      { $gte: day(12), $lte: day(12) },
+      { $gt: day(20), $lt: day(10) },
+      { $lt: day(40) },
+    ];
+    const expectSame = async (session?: StoreSession) => {
+      for (const range of ranges) {
+        const [fromIndex, fromScan] = await Promise.all([indexed.find({ at: range }, { session }), plain.find({ at: range }, { session })]);
+        expect(fromIndex, JSON.stringify(range)).toEqual(fromScan);
+        expect(await indexed.countDocuments({ at: range, n: { $gt: 1 } }, { session })).toBe(fromScan.filter((doc) => doc.n > 1).length);
+      }
+    };
+    for (let step = 0; step < 600; step++) {
+      const id = random(120);
+      const action = random(5);
+      const at = valueOf(random(8));
+      const n = random(4);
+      for (const collection of [indexed, plain]) {
+        if (action <= 1) await collection.replaceOne({ _id: id }, at === undefined ? { _id: id, n } : { _id: id, at, n }, { upsert: true });
+        else if (action === 2) await collection.updateOne({ _id: id }, { $set: { at: day(n * 7) } });
+        else if (action === 3) await collection.deleteOne({ _id: id });
+        // A sweep: many of the oldest go at once (and the index compacts what it marked).
+        else await collection.deleteMany({ at: { $lt: day(n * 5) } });
+      }
+    }
+    await expectSame();
+    await engine.withTransaction(async (session) => {
+      for (const collection of [indexed, plain]) {
+        await collection.insertOne({ _id: 1000, at: day(3), n: 2 }, { session });
+        await collection.updateMany({ at: { $gte: day(25) } }, { $set: { at: day(1) } }, { session });
+      }
+      await expectSame(session);
+    });
+    await expectSame();
+    await engine.close();
+  });
+
   it("keeps its lookups across a restart, rebuilt from the snapshot and the journal", async () => {
     const { engine, indexed, plain } = await setUp();
     const random = rng(3);

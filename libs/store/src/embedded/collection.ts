@@ -35,6 +35,7 @@ import { IndexCollisionError, refusals } from "../errors.js";
 import { getPath } from "../paths.js";
 import { checkModifiedPaths, checkReplacement, checkUpdate } from "../update-rules.js";
 import type { EmbeddedCore } from "./core.js";
+import { dateRangeOf } from "./date-index.js";
 import { isScalar, type Draft, type IndexSpec, type Scalar } from "./state.js";
 
 /** How many colliding keys a refused unique index names. */
@@ -242,7 +243,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
 
   /**
    * The documents `filter` may match: the one its `_id` names, or those an index finds for an
-   * equality it holds on an indexed field; otherwise the whole collection.
+   * equality, or a range on Dates, it holds on an indexed field; otherwise the whole collection.
    */
   private candidates(view: Draft, filter: Filter<T>): Doc[] {
     if (isDocumentId(filter._id)) {
@@ -257,6 +258,11 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     for (const [path, condition] of Object.entries(filter)) {
       const values = path.startsWith("$") ? undefined : equalityValues(condition);
       const found = values && view.lookup(this.name, path, values);
+      if (found) return found;
+    }
+    for (const [path, condition] of Object.entries(filter)) {
+      const range = path.startsWith("$") ? undefined : dateRangeOf(condition);
+      const found = range && view.byDateRange(this.name, path, range);
       if (found) return found;
     }
     return view.allDocs(this.name);

@@ -3,6 +3,7 @@ import type { Query } from "mingo/query";
 import type { DocumentId, IndexKeys } from "../collection.js";
 import { DuplicateKeyError, type IndexCollision } from "../errors.js";
 import { getPath } from "../paths.js";
+import { DateIndex, type DateRange } from "./date-index.js";
 import { compileFilter, type Doc } from "./documents.js";
 
 export interface IndexSpec {
@@ -106,6 +107,8 @@ export class CollectionState {
    * reads the documents holding it instead of scanning the collection.
    */
   private readonly postings: Postings = new Map();
+  /** Range lookups on Dates at the first field of every index (see DateIndex). */
+  private readonly dateIndexes = new Map<string, DateIndex>();
 
   constructor(readonly name: string) {}
 
@@ -122,6 +125,15 @@ export class CollectionState {
     const ids = new Set<DocumentId>();
     for (const set of sets) for (const id of set) ids.add(id);
     return this.inNaturalOrder([...ids]);
+  }
+
+  /**
+   * The `_id`s of the committed documents holding a Date at `path` in `range`, in natural order;
+   * undefined when no index covers `path`, or when the range holds most of the collection.
+   */
+  dateRange(path: string, range: DateRange): DocumentId[] | undefined {
+    const ids = this.dateIndexes.get(path)?.range(range);
+    return ids && ids.length <= this.docs.size / 2 ? this.inNaturalOrder(ids) : undefined;
   }
 
   /**
@@ -173,7 +185,12 @@ export class CollectionState {
     const path = lookupPath(spec);
     if (path === undefined || this.postings.has(path)) return;
     this.postings.set(path, new Map());
-    for (const doc of this.docs.values()) this.post(path, doc);
+    const dates = new DateIndex(path);
+    this.dateIndexes.set(path, dates);
+    for (const doc of this.docs.values()) {
+      this.post(path, doc);
+      dates.add(doc);
+    }
   }
 
   private post(path: string, doc: Doc): void {
@@ -210,6 +227,7 @@ export class CollectionState {
       for (const key of indexKeys(doc, spec)) this.uniqueKeys.get(spec.name)!.set(key, doc._id);
     }
     for (const path of this.postings.keys()) this.post(path, doc);
+    for (const dates of this.dateIndexes.values()) dates.add(doc);
   }
 
   delete(id: DocumentId): void {
@@ -228,6 +246,7 @@ export class CollectionState {
         if (ids?.size === 0) byValue.delete(value);
       }
     }
+    for (const dates of this.dateIndexes.values()) dates.remove(old);
     for (const spec of this.uniqueIndexes()) {
       const keys = this.uniqueKeys.get(spec.name)!;
       for (const key of indexKeys(old, spec)) {
@@ -316,6 +335,12 @@ export class Draft {
    */
   lookup(collection: string, path: string, values: Scalar[]): Doc[] | undefined {
     const ids = this.state.collections.get(collection)?.lookup(path, values);
+    return ids && this.withStaged(collection, ids);
+  }
+
+  /** Documents that may hold a Date at `path` in `range`, as this draft sees them (see `lookup`); undefined when no index helps. */
+  byDateRange(collection: string, path: string, range: DateRange): Doc[] | undefined {
+    const ids = this.state.collections.get(collection)?.dateRange(path, range);
     return ids && this.withStaged(collection, ids);
   }
 
