@@ -7,6 +7,8 @@ import { defaultAdminPassword, defaultAdminUsername } from "./users/initial-admi
 import { usageMetricsEnv } from "./usage-metrics/usage-retention.js";
 import { loginRateLimitEnv } from "./auth/login-rate-limit.js";
 import { eventRetentionEnv } from "./events/event-retention.js";
+import { actionRetentionEnv } from "./actions/action-retention.js";
+import { clientInstanceRetentionEnv } from "./client-applications/instance-retention.js";
 
 export const adminEnv = platformEnv.extend({
   ...signalLimitsEnv.shape,
@@ -14,6 +16,8 @@ export const adminEnv = platformEnv.extend({
   ...loginRateLimitEnv.shape,
   ...usageMetricsEnv.shape,
   ...eventRetentionEnv.shape,
+  ...actionRetentionEnv.shape,
+  ...clientInstanceRetentionEnv.shape,
   ...secretsEnv.shape,
   PORT: envSchemas.port.default(4243),
   /** Seed tokens, comma-separated secrets, as Unleash takes them. */

@@ -3,6 +3,7 @@ import { authenticate, getPrincipal, recognise, requireTokenType } from "@vexil/
 import { startOutboxRelay } from "@vexil/bus";
 import { logoutPath, topics } from "@vexil/contracts";
 import { startRetention, type VexilService } from "@vexil/runtime";
+import { actionRetentionEnv } from "./actions/action-retention.js";
 import { actionRoutes } from "./actions/action-routes.js";
 import { addonRoutes } from "./addons/addon-routes.js";
 import { serveAddonConfigs } from "./addons/addon-bus.js";
@@ -15,6 +16,7 @@ import { changeRequestRoutes } from "./change-requests/change-request-routes.js"
 import { startChangeRequestScheduler } from "./change-requests/change-request-scheduler.js";
 import { clientApplicationRoutes } from "./client-applications/client-application-routes.js";
 import { consumeClientInstances } from "./client-applications/client-instances-consumer.js";
+import { clientInstanceRetentionEnv } from "./client-applications/instance-retention.js";
 import { consumeSeenFeatures } from "./client-metrics/seen-features-consumer.js";
 import type { AdminDeps } from "./compose/index.js";
 import { contextRoutes } from "./context/context-routes.js";
@@ -220,6 +222,22 @@ export function createAdminService(deps: AdminDeps): AdminService {
         logger: logger.child({ module: "event-retention" }),
       });
       running.push(() => eventRetention.stop());
+      const actionRetention = startRetention({
+        what: "finished action set runs",
+        days: actionRetentionEnv.parse(deps.settings).ACTION_SET_EVENTS_RETENTION_DAYS,
+        prune: (before) => signals.actionSetEvents.prune(before),
+        clock: deps.clock,
+        logger: logger.child({ module: "action-retention" }),
+      });
+      running.push(() => actionRetention.stop());
+      const instanceRetention = startRetention({
+        what: "client instances not seen since",
+        days: clientInstanceRetentionEnv.parse(deps.settings).CLIENT_INSTANCES_RETENTION_DAYS,
+        prune: (before) => stores.clientApplications.pruneInstances(before),
+        clock: deps.clock,
+        logger: logger.child({ module: "client-instance-retention" }),
+      });
+      running.push(() => instanceRetention.stop());
       await signals.start();
       running.push(() => signals.stop());
       await governance.start();

@@ -15,7 +15,7 @@ import {
   type PlatformConfig,
   type VexilService,
 } from "@vexil/runtime";
-import { createSignalIngestService, signalIngestStoreFormat, type SignalIngestLimits } from "@vexil/signal-ingest";
+import { createSignalIngestService, signalIngestStoreFormat, type SignalIngestSettings } from "@vexil/signal-ingest";
 import type { StoreEngine } from "@vexil/store";
 import { createAdminUiRouter } from "./admin-ui.js";
 import { createDocsRouter } from "./docs.js";
@@ -30,8 +30,8 @@ export interface SystemSettings {
     Partial<Pick<FrontendEvalConfig, "SDK_STREAMS_LIMIT" | "SDK_STREAMS_PER_TOKEN_LIMIT" | "UNLEASH_FRONTEND_API_ORIGINS">>;
   /** Delivery settings; `allowPrivateUrls` also applies to admin unless its own setting says otherwise. */
   addonDelivery?: Partial<AddonDeliverySettings>;
-  /** Signal limits; those not given take the spec's values. */
-  signalIngest?: Partial<SignalIngestLimits>;
+  /** Signal limits and retention; those not given take their defaults (the spec's values for limits). */
+  signalIngest?: Partial<SignalIngestSettings>;
   /** 0 picks a free port. */
   port: number;
   host?: string;

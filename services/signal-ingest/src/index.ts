@@ -1,3 +1,3 @@
-export { signalIngestEnv, signalIngestLimitsEnv, type SignalIngestConfig, type SignalIngestLimits } from "./config.js";
+export { signalIngestEnv, signalIngestSettingsEnv, type SignalIngestConfig, type SignalIngestSettings } from "./config.js";
 export { createSignalIngestService, type SignalIngestDeps } from "./service.js";
 export { signalIngestStoreFormat } from "./store-format.js";

@@ -3,8 +3,8 @@ import { startOutboxRelay, type OutboxRelay, type Subscription } from "@vexil/bu
 import { topics } from "@vexil/contracts";
 import type { Logger } from "@vexil/logger";
 import { Counter, Registry } from "@vexil/metrics";
-import type { Engines, VexilService } from "@vexil/runtime";
-import { signalIngestLimitsEnv, type SignalIngestLimits } from "./config.js";
+import { startRetention, type Engines, type Retention, type VexilService } from "@vexil/runtime";
+import { signalIngestSettingsEnv, type SignalIngestSettings } from "./config.js";
 import { SharedEndpoints } from "./endpoints/shared-endpoints.js";
 import { cacheRateLimiter } from "./signals/rate-limit.js";
 import { SignalIntake } from "./signals/signal-intake.js";
@@ -14,8 +14,8 @@ import { createSignalStore } from "./signals/signal-store.js";
 export interface SignalIngestDeps {
   engines: Engines;
   logger: Logger;
-  /** Limits not given take the spec's values. */
-  settings?: Partial<SignalIngestLimits>;
+  /** Limits and retention; those not given take their defaults (the spec's values for limits). */
+  settings?: Partial<SignalIngestSettings>;
   clock?: () => Date;
   /** The process's Prometheus registry. */
   metrics?: Registry;
@@ -35,16 +35,17 @@ export async function createSignalIngestService({
     labelNames: ["outcome"],
     registers: [metrics],
   });
-  const limits = signalIngestLimitsEnv.parse(settings);
+  const config = signalIngestSettingsEnv.parse(settings);
   const signals = await createSignalStore(engines.store);
   const endpoints = await SharedEndpoints.open(engines.cache, engines.bus, logger.child({ module: "shared-endpoints" }));
   let relay: OutboxRelay | undefined;
   let lister: Subscription | undefined;
+  let retention: Retention | undefined;
   const intake = new SignalIntake({
     endpoints,
     signals,
-    rateLimiter: cacheRateLimiter(engines.cache, limits.SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND),
-    payloadLimitBytes: limits.SIGNAL_PAYLOAD_LIMIT_BYTES,
+    rateLimiter: cacheRateLimiter(engines.cache, config.SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND),
+    payloadLimitBytes: config.SIGNAL_PAYLOAD_LIMIT_BYTES,
     clock,
     onStored: () => relay?.poke(),
     onOutcome: (outcome) => received.inc({ outcome }),
@@ -70,8 +71,16 @@ export async function createSignalIngestService({
         async ({ endpointId, limit, offset }) => ({ signals: await signals.list(endpointId, { limit, offset }) }),
         { queue: "signal-ingest" },
       );
+      retention = startRetention({
+        what: "received signals",
+        days: config.SIGNALS_RETENTION_DAYS,
+        prune: (before) => signals.prune(before),
+        clock,
+        logger: logger.child({ module: "signal-retention" }),
+      });
     },
     async stop() {
+      await retention?.stop();
       lister?.unsubscribe();
       await relay?.stop();
       endpoints.stop();

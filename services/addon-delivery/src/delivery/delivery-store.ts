@@ -65,10 +65,11 @@ export class DeliveryStore {
     const deliveries = engine.collection<DeliveryDocument>("deliveries");
     const log = engine.collection<IntegrationEventDocument>("integration_events");
     // An addon's queue head; the sweeper's look for open queues on every replica each lease period
-    // (answered from the index alone); retention of finished deliveries and of the log.
+    // (answered from the index alone); retention of finished deliveries and of the log, each by the
+    // date it cuts on as the index's first field, which the embedded engine reads ranges through too.
     await deliveries.createIndex({ addonId: 1, state: 1, seq: 1 });
     await deliveries.createIndex({ state: 1, addonId: 1 });
-    await deliveries.createIndex({ state: 1, updatedAt: 1 });
+    await deliveries.createIndex({ updatedAt: 1 });
     await log.createIndex({ addonId: 1, _id: -1 });
     await log.createIndex({ createdAt: 1 });
     return new DeliveryStore(engine, deliveries, log, engine.collection<AddonLeaseDocument>("delivery_leases"));

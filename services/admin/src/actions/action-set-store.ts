@@ -77,6 +77,8 @@ export interface ActionSetEventStore {
    */
   takeOver(entry: ActionSetEventDocument, lease: ActionSetEventDocument["lease"], now: Date): Promise<boolean>;
   list(actionSetId: number, page: { limit: number; offset: number }): Promise<ActionSetEventDocument[]>;
+  /** Deletes the finished runs started before `before` (one still running stays); how many went. */
+  prune(before: Date): Promise<number>;
 }
 
 export async function createActionSetStore(engine: StoreEngine): Promise<ActionSetStore> {
@@ -109,6 +111,8 @@ export async function createActionSetEventStore(engine: StoreEngine): Promise<Ac
   await events.createIndex({ signalId: 1, actionSetId: 1 }, { unique: true });
   await events.createIndex({ actionSetId: 1, _id: -1 });
   await events.createIndex({ state: 1, "lease.expiresAt": 1 });
+  // Retention: the sweep reads only the runs older than its cutoff, on either engine.
+  await events.createIndex({ createdAt: 1 });
   return {
     async claim(fields) {
       const doc = { _id: await engine.nextSequence("action_set_events"), ...fields };
@@ -136,5 +140,9 @@ export async function createActionSetEventStore(engine: StoreEngine): Promise<Ac
       return result.modifiedCount === 1;
     },
     list: (actionSetId, { limit, offset }) => events.find({ actionSetId }, { sort: { _id: -1 }, skip: offset, limit }),
+    async prune(before) {
+      const finished: ActionSetState[] = ["success", "failed"];
+      return (await events.deleteMany({ createdAt: { $lt: before }, state: { $in: finished } })).deletedCount;
+    },
   };
 }

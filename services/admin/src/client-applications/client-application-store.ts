@@ -79,6 +79,8 @@ export interface ClientApplicationStore {
   instancesOf(appName: string): Promise<ClientInstanceDocument[]>;
   /** Removes the application and its instances; false when there was no such application. */
   delete(appName: string, session?: StoreSession): Promise<boolean>;
+  /** Deletes the instances last seen before `before` (their application stays); how many went. */
+  pruneInstances(before: Date): Promise<number>;
 }
 
 const instanceKey = (appName: string, instanceId: string) => JSON.stringify([appName, instanceId]);
@@ -92,6 +94,8 @@ export async function createClientApplicationStore(engine: StoreEngine): Promise
   const applications: Collection<ClientApplicationDocument> = engine.collection("client_applications");
   const instances: Collection<ClientInstanceDocument> = engine.collection("client_instances");
   await instances.createIndex({ appName: 1, lastSeen: -1 });
+  // Retention: the sweep reads only the instances not seen since its cutoff, on either engine.
+  await instances.createIndex({ lastSeen: 1 });
 
   /** The fields a new application starts with, minus those the update itself sets. */
   function fresh(at: Date, createdBy: string, setByUpdate: readonly string[]) {
@@ -146,6 +150,9 @@ export async function createClientApplicationStore(engine: StoreEngine): Promise
     async delete(appName, session) {
       await instances.deleteMany({ appName }, { session });
       return (await applications.deleteOne({ _id: appName }, { session })).deletedCount === 1;
+    },
+    async pruneInstances(before) {
+      return (await instances.deleteMany({ lastSeen: { $lt: before } })).deletedCount;
     },
   };
 }

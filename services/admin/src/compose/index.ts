@@ -8,6 +8,8 @@ import type { LoginRateLimitSettings } from "../auth/login-rate-limit.js";
 import { personalAccessTokenAuthenticator, sessionAuthenticator } from "../auth/user-authenticators.js";
 import type { AdminConfig } from "../config.js";
 import type { EventRetentionSettings } from "../events/event-retention.js";
+import type { ActionRetentionSettings } from "../actions/action-retention.js";
+import type { ClientInstanceRetentionSettings } from "../client-applications/instance-retention.js";
 import { PlaygroundService } from "../playground/playground-service.js";
 import { rootRoleRule } from "../roles/root-roles.js";
 import type { SegmentLimitSettings } from "../segments/segment-limits.js";
@@ -29,6 +31,8 @@ export type AdminSettings = Pick<AdminConfig, "INIT_ADMIN_API_TOKENS" | "INIT_CL
   Partial<Pick<AdminConfig, "INIT_ADMIN_USERNAME" | "INIT_ADMIN_PASSWORD" | "PUBLIC_URL" | "SECURE_COOKIES">> &
   Partial<LoginRateLimitSettings> &
   Partial<EventRetentionSettings> &
+  Partial<ActionRetentionSettings> &
+  Partial<ClientInstanceRetentionSettings> &
   Partial<UsageMetricsSettings>;
 
 /**

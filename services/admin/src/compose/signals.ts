@@ -97,6 +97,7 @@ export async function createSignalsSlice({
     signalEndpoints,
     serviceAccounts,
     actions,
+    actionSetEvents,
     runner,
     /** Shares the endpoints with signal-ingest and starts reacting to signals. */
     async start(): Promise<void> {

@@ -19,6 +19,8 @@ export interface SignalStore extends OutboxSource {
   insert(doc: SignalDocument): Promise<void>;
   /** Newest first. */
   list(endpointId: number, page: { limit: number; offset: number }): Promise<ReceivedSignal[]>;
+  /** Deletes the announced signals received before `before` (one not announced yet stays); how many went. */
+  prune(before: Date): Promise<number>;
 }
 
 export function toAnnouncement(doc: SignalDocument): SignalReceived {
@@ -40,6 +42,8 @@ export async function createSignalStore(engine: StoreEngine): Promise<SignalStor
   const signals: Collection<SignalDocument> = engine.collection("signals");
   await signals.createIndex({ endpointId: 1, _id: -1 });
   await signals.createIndex({ announced: 1, _id: 1 });
+  // Retention: the sweep reads only the signals older than its cutoff, on either engine.
+  await signals.createIndex({ createdAt: 1 });
   return {
     nextId: () => engine.nextSequence("signals"),
     async insert(doc) {
@@ -55,6 +59,9 @@ export async function createSignalStore(engine: StoreEngine): Promise<SignalStor
         tokenName: doc.tokenName,
         payload: doc.payload,
       }));
+    },
+    async prune(before) {
+      return (await signals.deleteMany({ createdAt: { $lt: before }, announced: true })).deletedCount;
     },
     async pending(limit): Promise<OutboxEvent[]> {
       const docs = await signals.find({ announced: false }, { sort: { _id: 1 }, limit });
