@@ -11,6 +11,7 @@ import { exportImportContract } from "./admin/export-import.js";
 import { featuresContract } from "./admin/features.js";
 import { featureLinksContract } from "./admin/feature-links.js";
 import { flagLinksContract } from "./admin/flag-links.js";
+import { groupsContract } from "./admin/groups.js";
 import { inviteLinksContract } from "./admin/invite-links.js";
 import { playgroundContract } from "./admin/playground.js";
 import { projectsContract } from "./admin/projects.js";
@@ -43,6 +44,7 @@ type AdminRoutes = {
   apiTokens: typeof apiTokensContract;
   saml: typeof samlContract;
   users: typeof usersContract;
+  groups: typeof groupsContract;
   events: typeof eventsContract;
   signalEndpoints: typeof signalEndpointsContract;
   serviceAccounts: typeof serviceAccountsContract;
@@ -71,6 +73,7 @@ const adminRoutes: AdminRoutes = {
   apiTokens: apiTokensContract,
   saml: samlContract,
   users: usersContract,
+  groups: groupsContract,
   events: eventsContract,
   signalEndpoints: signalEndpointsContract,
   serviceAccounts: serviceAccountsContract,

@@ -211,7 +211,7 @@ export const projectAccessContract = c.router(
     list: {
       method: "GET",
       path: `${project}/access`,
-      summary: "Members of a project with their project roles",
+      summary: "Members and groups of a project with their project roles",
       description: "The project's members and the project roles each has (Owner, Member), as Unleash lists them.",
       responses: {
         200: projectAccessSchema,
@@ -235,6 +235,15 @@ export const projectAccessContract = c.router(
       body: c.noBody(),
       summary: "Remove a user from the project",
       description: "Removes a user's roles in the project.",
+      responses: { 200: c.noBody(), ...errorResponses(401, 403, 404) },
+    },
+    removeGroup: {
+      method: "DELETE",
+      path: `${project}/groups/:groupId/roles`,
+      pathParams: z.object({ projectId: z.string(), groupId: z.coerce.number().int() }),
+      body: c.noBody(),
+      summary: "Remove a group from the project",
+      description: "Removes a group's roles in the project; its members keep the roles they hold on their own.",
       responses: { 200: c.noBody(), ...errorResponses(401, 403, 404) },
     },
   },

@@ -15,6 +15,7 @@ export * from "./feature-type.js";
 export * from "./feature.js";
 export * from "./feedback.js";
 export * from "./frontend.js";
+export * from "./group.js";
 export * from "./json-patch.js";
 export * from "./ofrep.js";
 export * from "./playground.js";

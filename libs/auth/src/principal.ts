@@ -11,6 +11,8 @@ export interface SessionUser {
   username: string | null;
   email: string | null;
   rootRole: RootRole;
+  /** Project roles held in person or through a group, by project (ids: 4 Owner, 5 Member). */
+  projectRoles?: Readonly<Record<string, readonly number[]>>;
 }
 
 export type Principal =

@@ -29,6 +29,7 @@ import { exportImportRoutes } from "./export-import/export-import-routes.js";
 import { featureRoutes } from "./features/feature-routes.js";
 import { feedbackRoutes } from "./feedback/feedback-routes.js";
 import { flagLinkRoutes } from "./flag-links/flag-link-routes.js";
+import { groupRoutes } from "./groups/group-routes.js";
 import { signupTokenRoutes } from "./signup-tokens/signup-token-routes.js";
 import { playgroundRoutes } from "./playground/playground-routes.js";
 import { projectMemberRoutes, requestParticipation } from "./project-members/project-member-routes.js";
@@ -92,6 +93,7 @@ function adminRoutes(deps: AdminDeps, eventStream: EventStreamHub): Router[] {
     feedbackRoutes({ feedback: governance.feedback, access, clock }),
     apiTokenRoutes({ apiTokens: governance.apiTokens, access }),
     userRoutes({ users: governance.users, personalAccessTokens: governance.personalAccessTokens, access }),
+    groupRoutes({ groups: governance.groups, access }),
     signupTokenRoutes({ signupTokens: governance.signupTokens, access }),
     samlSettingsRoutes({ saml: governance.saml, access }),
     eventRoutes({ events, access, hiddenProjects: (req) => changeRequests.projectMembers.hiddenFrom(getPrincipal(req as Request)) }),

@@ -9,14 +9,14 @@ export function readSessionCookie(cookieHeader: string | undefined): string | un
   return cookieHeader ? parseCookies(cookieHeader)[sessionCookieName] : undefined;
 }
 
-/** A browser signed in with `POST /auth/simple/login`. */
-export function sessionAuthenticator(sessions: SessionService): Authenticator {
+/** A browser signed in (password or single sign-on), with the roles its groups add. */
+export function sessionAuthenticator(sessions: SessionService, withGroups: (user: SessionUser) => Promise<SessionUser>): Authenticator {
   return {
     async authenticate(req) {
       const sessionId = readSessionCookie(req.headers.cookie);
       if (!sessionId) return undefined;
       const user = await sessions.userFor(sessionId);
-      return user ? { kind: "user", user, via: "session", sessionId } : undefined;
+      return user ? { kind: "user", user: await withGroups(user), via: "session", sessionId } : undefined;
     },
   };
 }

@@ -16,12 +16,14 @@ export function createChangeRequests({
   stores,
   flags,
   userExists,
+  groupExists,
   unitOfWork,
   clock,
 }: {
   stores: AdminStores;
   flags: FlagModel;
   userExists: (id: number) => Promise<boolean>;
+  groupExists: (id: number) => Promise<boolean>;
   unitOfWork: UnitOfWork;
   clock: () => Date;
 }) {
@@ -29,6 +31,7 @@ export function createChangeRequests({
     members: stores.projectMembers,
     projects: flags.projectService,
     userExists,
+    groupExists,
     unitOfWork,
     clock,
   });

@@ -9,6 +9,8 @@ import { createSessionStore } from "../auth/session-store.js";
 import type { EnvironmentStore } from "../environments/environment-store.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { createFeedbackStore } from "../feedback/feedback-store.js";
+import { GroupService } from "../groups/group-service.js";
+import type { AdminStores } from "./stores.js";
 import { SignupTokenService } from "../signup-tokens/signup-token-service.js";
 import { createSignupTokenStore } from "../signup-tokens/signup-token-store.js";
 import type { ProjectStore } from "../projects/project-store.js";
@@ -38,6 +40,7 @@ const sessionPruneEveryMs = 60 * 60 * 1000;
  */
 export async function createGovernanceSlice({
   engines,
+  stores,
   apiTokenStore,
   environments,
   projects,
@@ -49,6 +52,7 @@ export async function createGovernanceSlice({
   logger,
 }: {
   engines: Engines;
+  stores: Pick<AdminStores, "groups" | "projectMembers">;
   apiTokenStore: ApiTokenStore;
   environments: EnvironmentStore;
   projects: ProjectStore;
@@ -70,6 +74,7 @@ export async function createGovernanceSlice({
     unitOfWork,
     clock,
   });
+  const groups = new GroupService({ groups: stores.groups, users, projectRoles: stores.projectMembers, unitOfWork, clock });
   const sessions = new SessionService({ sessions: sessionStore, users, clock });
   const personalAccessTokens = new PersonalAccessTokenService({ tokens: patStore, unitOfWork, clock });
   // Service accounts' tokens are kept and checked as people's are, with Unleash's own event names.
@@ -107,6 +112,7 @@ export async function createGovernanceSlice({
 
   return {
     users,
+    groups,
     sessions,
     personalAccessTokens,
     serviceAccountTokens,

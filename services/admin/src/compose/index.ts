@@ -1,4 +1,4 @@
-import { apiTokenAuthenticator, type Authenticator, type SecretBox } from "@vexil/auth";
+import { apiTokenAuthenticator, type Authenticator, type SecretBox, type SessionUser } from "@vexil/auth";
 import type { Logger } from "@vexil/logger";
 import { Registry } from "@vexil/metrics";
 import { openSharedTokenSet, type Engines } from "@vexil/runtime";
@@ -11,6 +11,7 @@ import type { EventRetentionSettings } from "../events/event-retention.js";
 import type { ActionRetentionSettings } from "../actions/action-retention.js";
 import type { ClientInstanceRetentionSettings } from "../client-applications/instance-retention.js";
 import { PlaygroundService } from "../playground/playground-service.js";
+import { projectRoleRule } from "../roles/project-roles.js";
 import { rootRoleRule } from "../roles/root-roles.js";
 import type { SegmentLimitSettings } from "../segments/segment-limits.js";
 import type { SignalLimitSettings } from "../signals/signal-limits.js";
@@ -63,10 +64,11 @@ export async function createAdminDeps({
     source: { loadAll: async () => (await stores.apiTokens.list()).map(toGrant) },
     logger: logger.child({ module: "tokens" }),
   });
-  const access = new AccessService([rootRoleRule]);
+  const access = new AccessService([projectRoleRule, rootRoleRule]);
   const flags = createFlagModel({ engine: engines.store, stores, events, unitOfWork, settings, clock, logger });
   const governance = await createGovernanceSlice({
     engines,
+    stores,
     apiTokenStore: stores.apiTokens,
     environments: stores.environments,
     projects: stores.projects,
@@ -77,7 +79,14 @@ export async function createAdminDeps({
     clock,
     logger: logger.child({ module: "governance" }),
   });
-  const changeRequests = createChangeRequests({ stores, flags, userExists: (id) => governance.users.exists(id), unitOfWork, clock });
+  const changeRequests = createChangeRequests({
+    stores,
+    flags,
+    userExists: (id) => governance.users.exists(id),
+    groupExists: (id) => governance.groups.exists(id),
+    unitOfWork,
+    clock,
+  });
   const signals = await createSignalsSlice({
     engines,
     unitOfWork,
@@ -90,13 +99,15 @@ export async function createAdminDeps({
     logger: logger.child({ module: "signals" }),
   });
   // Who a request is, tried in order: API tokens, a browser's session, then a person's or a service account's token.
+  // A person acts with the roles their groups add, read at each request.
+  const withGroups = (user: SessionUser) => governance.groups.accessOf(user);
   const authenticators: Authenticator[] = [
     apiTokenAuthenticator(sharedTokens.tokens),
-    sessionAuthenticator(governance.sessions),
-    personalAccessTokenAuthenticator(
-      governance.personalAccessTokens,
-      async (id) => (await governance.users.sessionUser(id)) ?? signals.serviceAccounts.tokenUser(id),
-    ),
+    sessionAuthenticator(governance.sessions, withGroups),
+    personalAccessTokenAuthenticator(governance.personalAccessTokens, async (id) => {
+      const person = await governance.users.sessionUser(id);
+      return person ? withGroups(person) : signals.serviceAccounts.tokenUser(id);
+    }),
   ];
   const delivery = await createDelivery({ engines, stores, flags, events, unitOfWork, settings, metrics, clock, logger });
   const exportImport = createExportImport({ stores, flags, changeRequests, unitOfWork, clock });

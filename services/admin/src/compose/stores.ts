@@ -10,6 +10,7 @@ import { EventStore } from "../events/event-store.js";
 import { UnitOfWork } from "../events/unit-of-work.js";
 import { createFavoriteStore, createFeatureStore } from "../features/feature-store.js";
 import { createFlagLinkStore } from "../flag-links/flag-link-store.js";
+import { createGroupStore } from "../groups/group-store.js";
 import { createProjectMemberStore } from "../project-members/project-member-store.js";
 import { createProjectStore } from "../projects/project-store.js";
 import { createSegmentStore } from "../segments/segment-store.js";
@@ -29,6 +30,7 @@ export async function createStores(engine: StoreEngine, clock: () => Date, secre
     environments: createEnvironmentStore(engine),
     projects: await createProjectStore(engine),
     projectMembers: await createProjectMemberStore(engine),
+    groups: await createGroupStore(engine),
     strategies: createStrategyStore(engine),
     features: await createFeatureStore(engine),
     favorites: await createFavoriteStore(engine, "feature_favorites"),

@@ -71,12 +71,18 @@ export function projectMemberRoutes({ members, access }: { members: ProjectMembe
         body.users.map((u) => u.id),
         body.roles,
         actor,
+        body.groups.map((g) => g.id),
       );
       return { status: 200, body: undefined };
     },
     remove: async ({ params, req }) => {
       const actor = access.assert(req, permissions.updateProject, { project: params.projectId });
       await members.remove(params.projectId, params.userId, actor);
+      return { status: 200, body: undefined };
+    },
+    removeGroup: async ({ params, req }) => {
+      const actor = access.assert(req, permissions.updateProject, { project: params.projectId });
+      await members.removeGroup(params.projectId, params.groupId, actor);
       return { status: 200, body: undefined };
     },
   });

@@ -31,6 +31,7 @@ export class ProjectMemberService {
       members: ProjectMemberStore;
       projects: MemberProjects;
       userExists: (id: number) => Promise<boolean>;
+      groupExists: (id: number) => Promise<boolean>;
       unitOfWork: UnitOfWork;
       clock: () => Date;
     },
@@ -38,11 +39,15 @@ export class ProjectMemberService {
 
   async list(project: string) {
     await this.deps.projects.get(project);
-    const members = await this.deps.members.list(project);
-    return { roles: projectRoles, users: members.map((m) => ({ id: m.userId, roles: m.roles, addedAt: m.addedAt.toISOString() })) };
+    const [members, groups] = await Promise.all([this.deps.members.list(project), this.deps.members.listGroups(project)]);
+    return {
+      roles: projectRoles,
+      users: members.map((m) => ({ id: m.userId, roles: m.roles, addedAt: m.addedAt.toISOString() })),
+      groups: groups.map((g) => ({ id: g.groupId, roles: g.roles, addedAt: g.addedAt.toISOString() })),
+    };
   }
 
-  async add(project: string, userIds: number[], roles: number[], actor: Actor): Promise<void> {
+  async add(project: string, userIds: number[], roles: number[], actor: Actor, groupIds: number[] = []): Promise<void> {
     await this.deps.projects.get(project);
     const unknownRole = roles.find((r) => !projectRoles.some((p) => p.id === r));
     if (unknownRole !== undefined)
@@ -53,11 +58,28 @@ export class ProjectMemberService {
       if (!(await this.deps.userExists(id)))
         throw new ValidationError(`Invalid users: no user with id ${id}`, [{ path: "users", message: "Unknown user" }]);
     }
+    for (const id of groupIds) {
+      if (!(await this.deps.groupExists(id)))
+        throw new ValidationError(`Invalid groups: no group with id ${id}`, [{ path: "groups", message: "Unknown group" }]);
+    }
     await this.deps.unitOfWork.run(async (tx) => {
       for (const userId of userIds) {
         await this.deps.members.addRoles(project, userId, roles, this.deps.clock(), tx.session);
         await tx.record({ type: "project-access-added", actor, project, data: { userId, roles } });
       }
+      for (const groupId of groupIds) {
+        await this.deps.members.addGroupRoles(project, groupId, roles, this.deps.clock(), tx.session);
+        await tx.record({ type: "project-access-added", actor, project, data: { groupId, roles } });
+      }
+    });
+  }
+
+  async removeGroup(project: string, groupId: number, actor: Actor): Promise<void> {
+    await this.deps.projects.get(project);
+    await this.deps.unitOfWork.run(async (tx) => {
+      if (!(await this.deps.members.removeGroup(project, groupId, tx.session)))
+        throw new NotFoundError(`Group ${groupId} has no role in project ${project}`);
+      await tx.record({ type: "project-access-group-roles-deleted", actor, project, data: { groupId } });
     });
   }
 
@@ -75,6 +97,8 @@ export class ProjectMemberService {
     if (!principal) return false;
     if (principal.kind === "api-token") return principal.grant.type === "admin";
     if (principal.user.rootRole === "Admin") return true;
+    // Roles held through a group come with the signed-in user (see GroupService.accessOf).
+    if (principal.user.projectRoles?.[project]?.length) return true;
     return this.deps.members.isMember(project, principal.user.id);
   }
 
