@@ -12,10 +12,10 @@ import { createMemoryCache } from "@vexil/cache";
 import { projectRoleIds } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
 import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
-import type { Actor } from "../access/access-service.js";
-import { permissions } from "../access/permissions.js";
-import { createAdminDeps, type AdminDeps } from "../compose/index.js";
-import { testSecretBox } from "../secrets/secrets.fixture.js";
+import type { Actor } from "./access/access-service.js";
+import { permissions } from "./access/permissions.js";
+import { createAdminDeps, type AdminDeps } from "./compose/index.js";
+import { testSecretBox } from "./secrets/secrets.fixture.js";
 
 const admin: Actor = { name: "admin", userId: 1 };
 
