@@ -32,6 +32,10 @@ import { topicBus, type Bus } from "./topic.js";
 
 export interface NatsBusOptions {
   servers: string | string[];
+  /** Credentials, when the server requires them: a user and password, or a token alone. */
+  user?: string;
+  pass?: string;
+  token?: string;
   /** JetStream stream holding the durable events; created (or widened) on start. */
   streamName: string;
   streamSubjects: string[];
@@ -83,6 +87,9 @@ export async function createNatsTransport(options: NatsBusOptions): Promise<Tran
 
   const nc = await connect({
     servers: options.servers,
+    user: options.user,
+    pass: options.pass,
+    token: options.token,
     name: options.name,
     // A broker outage of any length is waited out: the default gives up after ten attempts.
     maxReconnectAttempts: -1,

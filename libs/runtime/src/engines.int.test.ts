@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { spawn, spawnSync } from "node:child_process";
 import net from "node:net";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -9,6 +10,7 @@ import { createTokenSecret, tokenDigest } from "@vexil/auth";
 import { loadConfig } from "@vexil/config";
 import { domainEventSchema, topics } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
+import { openBus } from "./engines.js";
 import { platformEnv } from "./platform-config.js";
 import { closeEngines, openEngines } from "./service-process.js";
 import { openSharedTokenSet, publishTokenGrants } from "./shared-token-set.js";
@@ -98,6 +100,50 @@ describe.skipIf(!available)("openEngines with NATS and Redis", () => {
       expect(seen).toEqual(["events.feature-created"]);
     } finally {
       await closeEngines(engines);
+    }
+  });
+});
+
+/** A NATS server of its own that requires a user and password, on a free port. */
+async function startAuthenticatedNats(user: string, password: string) {
+  const port = await new Promise<number>((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+  const dir = await mkdtemp(path.join(tmpdir(), "vexil-nats-auth-"));
+  const child = spawn("nats-server", ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dir, "--user", user, "--pass", password], {
+    stdio: "ignore",
+  });
+  const url = `nats://127.0.0.1:${port}`;
+  for (let i = 0; i < 100 && !(await reachable(url)); i++) await new Promise((r) => setTimeout(r, 50));
+  return {
+    url,
+    async stop() {
+      child.kill();
+      await new Promise((r) => child.once("exit", r));
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const natsServerInstalled = spawnSync("nats-server", ["--version"]).status === 0;
+if (!natsServerInstalled) console.log("skipped: nats-server is not installed");
+
+describe.skipIf(!natsServerInstalled)("openBus against a NATS that requires authentication", () => {
+  const logger = createLogger({ service: "test", level: "silent" });
+
+  it("authenticates with the credentials in NATS_URL, and is refused without them", async () => {
+    const nats = await startAuthenticatedNats("vexil", "p@ss:word");
+    try {
+      const withCredentials = nats.url.replace("nats://", "nats://vexil:p%40ss%3Aword@");
+      const bus = await openBus(loadConfig(platformEnv, { NATS_URL: withCredentials }), "admin", logger);
+      await expect(bus.ping()).resolves.toBeUndefined();
+      await bus.close();
+      await expect(connect({ servers: nats.url, reconnect: false })).rejects.toThrow(/Authorization Violation/);
+    } finally {
+      await nats.stop();
     }
   });
 });

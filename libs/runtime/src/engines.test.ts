@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "@vexil/config";
 import { topics } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
-import { engineChecks } from "./engines.js";
+import { engineChecks, natsAddress } from "./engines.js";
 import { openEngines, closeEngines } from "./service-process.js";
 import { platformEnv, storeLocation } from "./platform-config.js";
 
@@ -23,6 +23,14 @@ describe("platform configuration", () => {
 
   it("refuses malformed engine URLs", () => {
     expect(() => loadConfig(platformEnv, { MONGODB_URL: "postgres://x", NATS_URL: "nope" })).toThrow(ConfigError);
+  });
+});
+
+describe("natsAddress", () => {
+  it("takes the credentials out of NATS_URL and gives them as the client's options", () => {
+    expect(natsAddress("nats://nats:4222")).toEqual({ servers: "nats://nats:4222" });
+    expect(natsAddress("nats://vexil:p%40ss%3Aw0rd@nats:4222")).toEqual({ servers: "nats://nats:4222", user: "vexil", pass: "p@ss:w0rd" });
+    expect(natsAddress("nats://s3cret-token@nats:4222")).toEqual({ servers: "nats://nats:4222", token: "s3cret-token" });
   });
 });
 

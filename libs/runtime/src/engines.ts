@@ -19,7 +19,7 @@ export async function openBus(config: PlatformConfig, service: string, logger: L
   if (!config.NATS_URL) return createMemoryBus({ logger: logger.child({ module: "bus" }) });
   const namespace = config.NATS_NAMESPACE;
   const bus = await connectNatsBus({
-    servers: config.NATS_URL,
+    ...natsAddress(config.NATS_URL),
     streamName: config.NATS_STREAM,
     streamReplicas: config.NATS_STREAM_REPLICAS,
     streamSubjects: namespace ? eventStreamSubjects.map((s) => `${namespace}.${s}`) : eventStreamSubjects,
@@ -27,6 +27,22 @@ export async function openBus(config: PlatformConfig, service: string, logger: L
     name: `vexil-${service}`,
   });
   return namespace ? namespacedBus(bus, namespace) : bus;
+}
+
+/**
+ * NATS_URL carries the credentials, as MONGODB_URL and REDIS_URL do, so one secret holds the whole
+ * address: `nats://user:password@host:4222`, or `nats://token@host:4222`. The NATS client ignores
+ * credentials in a URL, so they are taken out and given as its options.
+ */
+export function natsAddress(url: string): { servers: string; user?: string; pass?: string; token?: string } {
+  const parsed = new URL(url);
+  if (!parsed.username) return { servers: url };
+  const user = decodeURIComponent(parsed.username);
+  const password = decodeURIComponent(parsed.password);
+  parsed.username = "";
+  parsed.password = "";
+  const servers = parsed.toString().replace(/\/$/, "");
+  return password === "" ? { servers, token: user } : { servers, user, pass: password };
 }
 
 export async function openCache(config: PlatformConfig, logger: Logger): Promise<Cache> {
