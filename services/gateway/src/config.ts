@@ -7,7 +7,8 @@ const replicaUrls = envSchemas.commaList.pipe(
   z.array(envSchemas.url, { message: "comma-separated http(s) URLs" }).min(1, "at least one URL"),
 );
 
-export const gatewayEnv = platformEnv.extend({
+/** The gateway's own settings, in either mode. */
+const gatewayOwnEnv = z.object({
   PORT: envSchemas.port.default(4242),
   /** single: every service in this process; cluster: proxy to the services' own processes. */
   GATEWAY_MODE: z.enum(["single", "cluster"]).default("single"),
@@ -23,7 +24,19 @@ export const gatewayEnv = platformEnv.extend({
   /** The address printed for users; defaults to http://localhost:<PORT>. */
   PUBLIC_URL: envSchemas.url.optional(),
 });
+
+/** Single mode: every service runs in this process, on the engines the platform settings name. */
+export const gatewayEnv = platformEnv.extend(gatewayOwnEnv.shape);
 export type GatewayConfig = z.infer<typeof gatewayEnv>;
+
+/**
+ * Cluster mode: the gateway only proxies, so it opens no engine and reads no engine URL (nor
+ * PUBLIC_URL, which only its start-up message uses); the
+ * deployment files give it these variables and no others (`npm run validate:deploy` checks it).
+ */
+export const clusterGatewayEnv = platformEnv
+  .pick({ LOG_LEVEL: true, METRICS_TOKEN: true })
+  .extend(gatewayOwnEnv.omit({ PUBLIC_URL: true }).shape);
 
 const replicaCount = z.coerce.number().int().min(1).max(16).default(1);
 

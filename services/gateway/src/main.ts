@@ -6,16 +6,12 @@ import { createLogger } from "@vexil/logger";
 import { onShutdown, openSecretBox } from "@vexil/runtime";
 import { signalIngestEnv } from "@vexil/signal-ingest";
 import { startClusterGateway } from "./cluster-gateway.js";
-import { gatewayEnv } from "./config.js";
+import { clusterGatewayEnv, gatewayEnv } from "./config.js";
 import { startSystem } from "./system.js";
 
-const config = loadConfig(gatewayEnv, process.env);
-// In single mode every service logs through its own child of this root, so no line names two services.
-const root = createLogger({ level: config.LOG_LEVEL });
-const logger = root.child({ service: "gateway" });
-const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
-
-if (config.GATEWAY_MODE === "cluster") {
+if (process.env.GATEWAY_MODE === "cluster") {
+  const config = loadConfig(clusterGatewayEnv, process.env);
+  const logger = createLogger({ level: config.LOG_LEVEL }).child({ service: "gateway" });
   const server = await startClusterGateway(
     {
       port: config.PORT,
@@ -28,6 +24,11 @@ if (config.GATEWAY_MODE === "cluster") {
   logger.info({ port: server.port }, "gateway proxying to the services");
   onShutdown(logger, [() => server.close()]);
 } else {
+  const config = loadConfig(gatewayEnv, process.env);
+  // Every service logs through its own child of this root, so no line names two services.
+  const root = createLogger({ level: config.LOG_LEVEL });
+  const logger = root.child({ service: "gateway" });
+  const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   // Each service reads its own settings from the same environment; their ports are unused here.
   const addonDelivery = deliverySettingsFrom(loadConfig(addonDeliveryEnv, process.env));
   const admin = loadConfig(adminEnv, process.env);
