@@ -57,8 +57,16 @@ export default {
       name: "tests-drive-processes",
       comment: "The e2e tier starts the system as users run it and talks HTTP; importing a service would hide wiring bugs.",
       severity: "error",
-      from: { path: "^test/" },
+      from: { path: "^test/", pathNot: "^test/deploy/" },
       to: { path: "^services/" },
+    },
+    {
+      name: "deploy-checks-read-settings",
+      comment:
+        "The deployment checks read what each service reads from its environment (its settings schema) through the package entry, nothing else of it.",
+      severity: "error",
+      from: { path: "^test/deploy/" },
+      to: { path: "^services/", pathNot: "^services/[^/]+/src/index\\.ts$" },
     },
     {
       name: "gateway-through-entry",
