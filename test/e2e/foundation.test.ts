@@ -9,13 +9,17 @@ afterAll(() => vexil.stop());
 
 describe("the compiled gateway under node", () => {
   it("answers health and readiness", async () => {
-    // Live, with what it serves without named (nothing here: the bus and the cache are in-process).
+    // Live, with what it serves without named (nothing here: the bus and the cache are in-process;
+    // each store takes writes).
     expect(await (await vexil.api("/health", { token: null })).json()).toMatchObject({
       health: "GOOD",
       details: {
         degraded: false,
         reasons: [],
         dependencies: [
+          { name: "store-writes:admin", up: true },
+          { name: "store-writes:signal-ingest", up: true },
+          { name: "store-writes:addon-delivery", up: true },
           { name: "bus", up: true },
           { name: "cache", up: true },
         ],

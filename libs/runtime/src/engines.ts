@@ -6,9 +6,11 @@ import type { Logger } from "@vexil/logger";
 import { createEmbeddedEngine, createMongoEngine, type StoreEngine } from "@vexil/store";
 import { storeLocation, type PlatformConfig } from "./platform-config.js";
 
-export async function openStore(config: PlatformConfig, service: string): Promise<StoreEngine> {
+export async function openStore(config: PlatformConfig, service: string, logger: Logger): Promise<StoreEngine> {
   const { database, dir } = storeLocation(config, service);
-  return config.MONGODB_URL ? createMongoEngine({ url: config.MONGODB_URL, database }) : createEmbeddedEngine({ dir });
+  return config.MONGODB_URL
+    ? createMongoEngine({ url: config.MONGODB_URL, database })
+    : createEmbeddedEngine({ dir, log: logger.child({ module: "store" }) });
 }
 
 /**
@@ -60,11 +62,23 @@ export interface Engines {
 /** The engines of a service that keeps nothing durable (frontend-eval): it neither opens nor waits for a store. */
 export type EnginesWithoutStore = Omit<Engines, "store">;
 
+/** A store that serves reads but refuses every write for now (a full disk): degraded, not unready. */
+export function storeWritesCheck(name: string, store: StoreEngine): ReadinessCheck {
+  return {
+    name,
+    check: async () => {
+      const failure = store.writeFailure();
+      if (failure !== undefined) throw new Error(failure);
+    },
+  };
+}
+
 /**
  * Probes for a service's engines, each naming what is down and since when. The store is what a
  * service that has one cannot serve without: it is on `/ready`. NATS and Redis are not: every
  * service serves what it can while they are away (admin takes writes into its outbox, frontend-eval
  * answers from the snapshot it holds), so they are dependencies, reported as degraded on `/health`.
+ * So are the store's writes: while its disk is full it serves reads, and takes writes again by itself.
  */
 export function engineChecks({ store, bus, cache }: { store?: StoreEngine; bus: Bus; cache: Cache }): {
   readiness: ReadinessCheck[];
@@ -73,6 +87,7 @@ export function engineChecks({ store, bus, cache }: { store?: StoreEngine; bus: 
   return {
     readiness: store ? [{ name: "store", check: () => store.ping() }] : [],
     dependencies: [
+      ...(store ? [storeWritesCheck("store-writes", store)] : []),
       { name: "bus", check: () => bus.ping() },
       { name: "cache", check: () => cache.ping() },
     ],

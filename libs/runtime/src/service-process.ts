@@ -38,7 +38,7 @@ export async function openEngines(
   logger: Logger,
   needs: { store: boolean } = { store: true },
 ): Promise<Engines | EnginesWithoutStore> {
-  const store = needs.store ? await openStore(config, service) : undefined;
+  const store = needs.store ? await openStore(config, service, logger) : undefined;
   const bus = await openBus(config, service, logger);
   const cache = await openCache(config, logger);
   return store ? { store, bus, cache } : { bus, cache };

@@ -209,6 +209,12 @@ export interface StoreEngine {
   raiseSequences(values: Record<string, number>): Promise<void>;
   /** Resolves when the store can serve requests; throws NotReady otherwise. */
   ping(): Promise<void>;
+  /**
+   * Why every write is refused now though reads are served, for health reports: the embedded
+   * engine's journal cannot be written (a full disk) until it takes the records it refused.
+   * Undefined while writes are taken (always on MongoDB, whose failures are per request).
+   */
+  writeFailure(): string | undefined;
   close(): Promise<void>;
 }
 

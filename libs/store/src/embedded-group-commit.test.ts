@@ -52,25 +52,37 @@ describe("embedded engine group commit", () => {
     await reopened.close();
   });
 
-  it("after a failed fsync refuses every later operation, and a restart holds every acknowledged write", async () => {
+  it("after a failed fsync refuses the writes it held and every write until they are written again, serving reads meanwhile", async () => {
     const dir = await tempDir();
     const prototype = await fileHandlePrototype(dir);
-    const engine = await createEmbeddedEngine({ dir });
+    const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn() };
+    const engine = await createEmbeddedEngine({ dir, log });
     const flags = engine.collection<Flag>("flags");
     await flags.insertOne({ _id: "kept", n: 1 });
-    const realDatasync = prototype.datasync;
     vi.spyOn(prototype, "datasync").mockImplementationOnce(() => Promise.reject(Object.assign(new Error("EIO"), { code: "EIO" })));
-    const results = await Promise.allSettled([flags.insertOne({ _id: "lost-1", n: 2 }), flags.insertOne({ _id: "lost-2", n: 3 })]);
+    const results = await Promise.allSettled([flags.insertOne({ _id: "refused-1", n: 2 }), flags.insertOne({ _id: "refused-2", n: 3 })]);
     expect(results.map((result) => result.status)).toEqual(["rejected", "rejected"]);
-    vi.spyOn(prototype, "datasync").mockImplementation(realDatasync);
-    await expect(flags.insertOne({ _id: "after", n: 4 })).rejects.toBeInstanceOf(NotReady);
-    await expect(flags.findOne({ _id: "kept" })).rejects.toBeInstanceOf(NotReady);
-    await expect(engine.ping()).rejects.toBeInstanceOf(NotReady);
+    for (const result of results) expect((result as PromiseRejectedResult).reason).toBeInstanceOf(NotReady);
+    expect(engine.writeFailure()).toMatch(/EIO/);
+    expect(log.error).toHaveBeenCalledWith(
+      expect.objectContaining({ records: 2, offset: expect.any(Number) }),
+      expect.stringMatching(/journal write failed/),
+    );
+
+    // Refused before it changes anything, while reads go on.
+    await expect(flags.insertOne({ _id: "during", n: 4 })).rejects.toBeInstanceOf(NotReady);
+    expect(await flags.findOne({ _id: "kept" })).toEqual({ _id: "kept", n: 1 });
+    await expect(engine.ping()).resolves.toBeUndefined();
+
+    // The next attempt finds the disk working: the refused records are written, and writes are taken.
+    await vi.waitFor(() => expect(engine.writeFailure()).toBeUndefined(), { timeout: 5000, interval: 50 });
+    expect(log.info).toHaveBeenCalledWith(expect.objectContaining({ records: 2 }), expect.stringMatching(/written again/));
+    await flags.insertOne({ _id: "after", n: 5 });
     await engine.close();
+
     const reopened = await createEmbeddedEngine({ dir });
     const ids = (await reopened.collection<Flag>("flags").find({})).map((flag) => flag._id);
-    expect(ids).toContain("kept");
-    expect(ids).not.toContain("after");
+    expect(ids.sort()).toEqual(["after", "kept", "refused-1", "refused-2"]);
     await reopened.close();
   });
 });

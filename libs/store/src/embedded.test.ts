@@ -1,7 +1,7 @@
 import { appendFile, chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { BSON } from "mongodb";
 import { NotReady } from "@vexil/errors";
 import { describeCollectionContract } from "./collection.contract.js";
@@ -98,14 +98,19 @@ describe("embedded engine persistence", () => {
     await again.close();
   });
 
-  it("ignores a torn last journal line and keeps appending cleanly after it", async () => {
+  it("drops a torn last journal line with an error line and keeps appending cleanly after it", async () => {
     const dir = await tempDir();
     const engine = await createEmbeddedEngine({ dir });
     await engine.collection<Flag>("flags").insertOne({ _id: 1, name: "kept" });
     await engine.close();
     await appendFile(journalOf(dir), '[{"op":"put","c":"flags","doc":{"_id":2,"na');
 
-    const reopened = await createEmbeddedEngine({ dir });
+    const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn() };
+    const reopened = await createEmbeddedEngine({ dir, log });
+    expect(log.error).toHaveBeenCalledWith(
+      expect.objectContaining({ offset: expect.any(Number), bytes: 43, prefix: '[{"op":"put","c":"flags","doc":{"_id":2,"na' }),
+      expect.stringMatching(/torn record/),
+    );
     expect(await reopened.collection<Flag>("flags").find({})).toEqual([{ _id: 1, name: "kept" }]);
     await reopened.collection<Flag>("flags").insertOne({ _id: 3, name: "after" });
     await reopened.close();

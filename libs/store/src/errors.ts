@@ -141,3 +141,28 @@ export class StoreBusyError extends NotReady {
     if (options?.cause !== undefined) this.cause = options.cause;
   }
 }
+
+/**
+ * The embedded store's journal holds a line that does not parse before its end: it cannot be
+ * replayed in order, so the store refuses to open (retrying cannot help). A torn last line is not
+ * this: it is a write that was never acknowledged, dropped at open with an error line.
+ */
+export class StoreCorruptError extends Error {
+  override readonly name = "StoreCorruptError";
+  constructor(
+    readonly file: string,
+    /** 1-based. */
+    readonly line: number,
+    /** Where the line starts, in bytes. */
+    readonly offset: number,
+    /** The line's first bytes, to find it by. */
+    readonly prefix: string,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `Corrupt store journal ${file} at line ${line} (byte ${offset}, starting ${JSON.stringify(prefix)}): the lines after it cannot be replayed. ` +
+        `Restore a backup, or cut the journal at byte ${offset} (losing that line and every later one) to start from what precedes it.`,
+      options,
+    );
+  }
+}

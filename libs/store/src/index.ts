@@ -30,9 +30,11 @@ export {
   IndexCollisionError,
   OperationRefusedError,
   StoreBusyError,
+  StoreCorruptError,
   type IndexCollision,
 } from "./errors.js";
 export { createEmbeddedEngine, type EmbeddedEngineOptions } from "./embedded/engine.js";
+export type { StoreLog } from "./embedded/journal.js";
 /** A deep copy of a document read from either engine, for a change that must leave the read one as it was. */
 export { copyOut as copyDocument } from "./embedded/documents.js";
 export { createMongoEngine, pinnedClientOptions, type MongoEngineOptions } from "./mongo/engine.js";

@@ -11,6 +11,7 @@ import {
   openCache,
   openStoreInFormat,
   startWhenReachable,
+  storeWritesCheck,
   type Engines,
   type PlatformConfig,
   type VexilService,
@@ -122,7 +123,10 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
       ...[...stores].map(([service, store]) => ({ name: `store:${service}`, check: () => store.ping() })),
       ...services.flatMap((s) => s.readiness),
     ],
-    dependencies: engineChecks({ bus, cache }).dependencies,
+    dependencies: [
+      ...[...stores].map(([service, store]) => storeWritesCheck(`store-writes:${service}`, store)),
+      ...engineChecks({ bus, cache }).dependencies,
+    ],
     healthDetails: frontendEval.health,
   });
   // frontend-eval's SDK hot paths are answered before express, as in its own process.

@@ -175,6 +175,7 @@ export class EmbeddedCore {
       return session.draft.nextSequence(name);
     }
     // Taken synchronously, so concurrent callers never share a value.
+    this.journal.assertWritable();
     const value = Math.max(this.state.sequences.get(name) ?? 0, this.running?.draft.stagedSequence(name) ?? 0) + 1;
     this.state.sequences.set(name, value);
     await this.journal.append([{ op: "sequence", name, value }], () => undefined);
@@ -206,6 +207,10 @@ export class EmbeddedCore {
     }
   }
 
+  writeFailure(): string | undefined {
+    return this.journal.writeFailure();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     await this.writers.runExclusive(async () => {
@@ -214,9 +219,9 @@ export class EmbeddedCore {
     });
   }
 
+  /** Reads go on while the journal cannot be written: writes are refused by the journal itself. */
   private assertOpen(): void {
     if (this.closed) throw new NotReady("The store is closed");
-    this.journal.assertHealthy();
   }
 
   private sessionOf(session: StoreSession): EmbeddedSession {

@@ -1,7 +1,7 @@
 import type { BaseDocument, StoreEngine } from "../collection.js";
 import { EmbeddedCollection } from "./collection.js";
 import { defaultTransactionTimeoutMs, EmbeddedCore } from "./core.js";
-import { Journal } from "./journal.js";
+import { Journal, type StoreLog } from "./journal.js";
 
 export interface EmbeddedEngineOptions {
   /** Where the snapshot and journal live; created if missing. One engine per directory at a time. */
@@ -15,6 +15,8 @@ export interface EmbeddedEngineOptions {
   readOnly?: boolean;
   /** How long a write or transaction waits for the store before StoreBusyError (default 15 s). */
   transactionTimeoutMs?: number;
+  /** Where a dropped torn record and a journal that cannot be written are reported (at error); nowhere without one. */
+  log?: StoreLog;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface EmbeddedEngineOptions {
 export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Promise<StoreEngine> {
   const journal = options.readOnly
     ? await Journal.openReadOnly(options.dir)
-    : await Journal.open(options.dir, options.compactAfterBytes ?? 8 * 1024 * 1024);
+    : await Journal.open(options.dir, options.compactAfterBytes ?? 8 * 1024 * 1024, options.log);
   const core = new EmbeddedCore(journal, options.transactionTimeoutMs ?? defaultTransactionTimeoutMs);
   return {
     collection: <T extends BaseDocument>(name: string) => new EmbeddedCollection<T>(name, core),
@@ -35,6 +37,7 @@ export async function createEmbeddedEngine(options: EmbeddedEngineOptions): Prom
     sequences: async (sequenceOptions) => core.sequences(sequenceOptions?.session),
     raiseSequences: (values) => core.raiseSequences(values),
     ping: () => core.ping(),
+    writeFailure: () => core.writeFailure(),
     close: () => core.close(),
   };
 }

@@ -1,7 +1,8 @@
-import { chmod, mkdir, open, readFile, rename, type FileHandle } from "node:fs/promises";
+import { chmod, mkdir, open, readFile, rename, rm, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { Mutex } from "async-mutex";
 import { NotReady } from "@vexil/errors";
+import { StoreCorruptError } from "../errors.js";
 import { ejsonOf } from "./documents.js";
 import { fromEJSON, toEJSON } from "./ejson.js";
 import { StoreState, type JournalOp } from "./state.js";
@@ -28,36 +29,83 @@ interface Snapshot {
   ops: JournalOp[];
 }
 
+/** What the journal says when it drops a record or cannot write; a pino logger fits. */
+export interface StoreLog {
+  error(details: Record<string, unknown>, message: string): void;
+  warn(details: Record<string, unknown>, message: string): void;
+  info(details: Record<string, unknown>, message: string): void;
+}
+
+const unlogged: StoreLog = { error: () => undefined, warn: () => undefined, info: () => undefined };
+
+/** Wait before writing refused records again: 0.25 s doubling to 5 s, so space that returns is used within seconds. */
+const retryDelayMs = (attempt: number) => Math.min(250 * 2 ** attempt, 5_000);
+/** While the journal stays unwritable, one log line per this long (the first failure is logged at once). */
+const stillFailingLogEveryMs = 60_000;
+
+/** The first bytes of a dropped or corrupt record: enough to tell which collection it touched, short of the secrets records hold. */
+const prefixOf = (bytes: Buffer) => bytes.subarray(0, 48).toString("utf8");
+
+const reasonOf = (err: unknown) => (err instanceof Error ? ((err as NodeJS.ErrnoException).code ?? err.message) : String(err));
+
+/** Records applied to memory whose journal write failed: written once the journal takes them, in commit order. */
+interface WriteFailure {
+  cause: unknown;
+  since: Date;
+  attempts: number;
+  loggedAt: number;
+  unwritten: Buffer;
+  records: number;
+  /** What every write gets meanwhile. */
+  refusal: NotReady;
+}
+
 /**
  * Durability for the embedded engine: a snapshot file plus an append-only journal, one EJSON line
  * per committed write or transaction, fsync'd before the write is acknowledged. Commits are grouped:
  * a commit is applied to memory at once, in commit order, and its line queued; the lines queued
  * while one flush runs go to disk together in the next (one write, one fsync). So a commit is
  * visible to reads before it is durable (as MongoDB's "local" read concern allows), never
- * acknowledged before. A failed write or fsync leaves memory ahead of the disk with no safe way
- * back: the journal then refuses everything (NotReady) until the process restarts and replays what
- * the disk holds, which includes every acknowledged commit.
+ * acknowledged before.
  *
- * At open the journal is replayed over the snapshot (a torn last line, left by a crash mid-write,
- * is ignored); once the journal outgrows `compactAfterBytes` and a quarter of the last snapshot
- * (so rewriting a large state is paid for by as many appended bytes, not once per few writes), the
- * state is written to a new snapshot (temp file, fsync, rename) and the journal emptied. Replaying
- * ops is idempotent, so a crash between the rename and the truncation only replays what the
- * snapshot already holds. The data holds secrets (API tokens, password hashes): the directory is
- * kept 0700 and its files 0600, whatever the umask.
+ * A journal write is all or nothing: a short write or a failed fsync (a full disk) cuts the file
+ * back to its last whole record, and every commit of the batch, and those queued behind it, is
+ * refused (NotReady, 503: not confirmed). They stay in memory, where reads already saw them, and
+ * are written again, in order, every few seconds (0.25 s doubling to 5 s) until the journal takes
+ * them; meanwhile reads are served and every new write is refused before it changes anything. So
+ * the disk never holds half a record, nothing acknowledged is lost, and the store takes writes
+ * again by itself once space returns. A refused commit is durable once written again, unless the
+ * process stops first (then it is gone, like any write that was never acknowledged).
+ *
+ * At open the journal is replayed over the snapshot. A torn last line (a write cut short by a crash,
+ * never acknowledged) is cut off and logged at error with what it held; a line that does not parse
+ * before the end stops the open (StoreCorruptError). Once the journal outgrows `compactAfterBytes`
+ * and a quarter of the last snapshot (so rewriting a large state is paid for by as many appended
+ * bytes, not once per few writes), the state is written to a new snapshot (temp file, fsync,
+ * rename) and the journal emptied; a snapshot that cannot be written (no space for it) is logged
+ * and tried again once the journal has grown by another `compactAfterBytes`. Replaying ops is
+ * idempotent, so a crash between the rename and the truncation only replays what the snapshot
+ * already holds. The data holds secrets (API tokens, password hashes): the directory is kept 0700
+ * and its files 0600, whatever the umask.
  */
 export class Journal {
   /** Serialises flushes, compaction and closing. */
   private readonly lock = new Mutex();
-  /** Bytes of the journal known to end on a complete line. */
+  /** Bytes of the journal known to end on a whole, durable record. */
   private size = 0;
   /** Bytes of the snapshot last written or read. */
   private snapshotSize = 0;
+  /** No compaction below this journal size: raised after one failed. */
+  private compactionPostponedTo = 0;
   /** Lines applied to memory and waiting for the next flush, in commit order. */
   private queued: QueuedLine[] = [];
   private flushing: Promise<void> | undefined;
-  /** Set by a failed write or fsync: memory may hold commits the disk does not. */
-  private failure: NotReady | undefined;
+  /** Set while records applied to memory could not be written: writes are refused until they are. */
+  private failure: WriteFailure | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  /** Bytes of the last failed write that reached the file before it was cut back. */
+  private lastCutBytes = 0;
+  private closed = false;
 
   private constructor(
     private readonly dir: string,
@@ -66,39 +114,54 @@ export class Journal {
     private readonly compactAfterBytes: number,
     /** The in-memory state this journal makes durable. */
     readonly state: StoreState,
+    private readonly log: StoreLog,
   ) {}
 
-  static async open(dir: string, compactAfterBytes: number): Promise<Journal> {
+  static async open(dir: string, compactAfterBytes: number, log: StoreLog = unlogged): Promise<Journal> {
     await mkdir(dir, { recursive: true, mode: privateDirectory });
     // A directory made by someone else (a mounted volume) keeps the mode its owner gave it.
     await chmod(dir, privateDirectory).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== "EPERM") throw err;
     });
+    // Left by a compaction cut short: it only takes space.
+    await rm(join(dir, `${SNAPSHOT}.tmp`), { force: true });
     const snapshot = await readIfExists(join(dir, SNAPSHOT));
     if (snapshot !== undefined) await chmod(join(dir, SNAPSHOT), privateFile);
-    const journalText = (await readIfExists(join(dir, JOURNAL))) ?? "";
-    const state = replay(dir, snapshot, journalText);
-    const file = await open(join(dir, JOURNAL), "a", privateFile);
+    const journalPath = join(dir, JOURNAL);
+    const journalBytes = (await readBytesIfExists(journalPath)) ?? Buffer.alloc(0);
+    const { state, wholeBytes } = replay(dir, snapshot, journalBytes);
+    const file = await open(journalPath, "a", privateFile);
     // A journal written by an older version may have been created readable by others.
     await file.chmod(privateFile);
-    const journal = new Journal(dir, file, compactAfterBytes, state);
+    if (wholeBytes < journalBytes.length) {
+      const torn = journalBytes.subarray(wholeBytes);
+      log.error(
+        { file: journalPath, offset: wholeBytes, bytes: torn.length, prefix: prefixOf(torn) },
+        "store journal ends with a torn record (a write cut short, never acknowledged): dropped",
+      );
+      // Cut off before anything is appended, so it cannot become a corrupt line in the middle.
+      await file.truncate(wholeBytes);
+      await file.datasync();
+    }
+    const journal = new Journal(dir, file, compactAfterBytes, state, log);
+    journal.size = wholeBytes;
     journal.snapshotSize = snapshot?.length ?? 0;
-    // Folding the replayed journal into a snapshot also drops a torn tail before anything is appended.
-    if (journalText.length > 0) await journal.lock.runExclusive(() => journal.compact());
+    if (wholeBytes > 0) await journal.lock.runExclusive(() => journal.compactOrPostpone());
     return journal;
   }
 
   /**
    * The state as another process (a running Vexil) keeps it in `dir`, read without writing
    * anything. That process may fold its journal into a new snapshot meanwhile, so the snapshot is
-   * read before and after the journal, and all of it again until both reads agree.
+   * read before and after the journal, and all of it again until both reads agree. A torn last
+   * line is that process's write in progress: left out, unlogged.
    */
   static async openReadOnly(dir: string): Promise<Journal> {
     for (;;) {
       const snapshot = await readIfExists(join(dir, SNAPSHOT));
-      const journalText = (await readIfExists(join(dir, JOURNAL))) ?? "";
+      const journalBytes = (await readBytesIfExists(join(dir, JOURNAL))) ?? Buffer.alloc(0);
       if ((await readIfExists(join(dir, SNAPSHOT))) === snapshot)
-        return new Journal(dir, null, Infinity, replay(dir, snapshot, journalText));
+        return new Journal(dir, null, Infinity, replay(dir, snapshot, journalBytes).state, unlogged);
     }
   }
 
@@ -107,7 +170,7 @@ export class Journal {
    * append in commit order and apply nothing in between, so journal order is commit order.
    */
   append(ops: JournalOp[], apply: () => void): Promise<void> {
-    if (this.failure) return Promise.reject(this.failure);
+    if (this.failure) return Promise.reject(this.failure.refusal);
     if (ops.length === 0) {
       apply();
       return Promise.resolve();
@@ -121,14 +184,32 @@ export class Journal {
     });
   }
 
-  /** Rejects when a write or fsync failed: the state in memory is then not what the disk holds. */
-  assertHealthy(): void {
-    if (this.failure) throw this.failure;
+  /** Throws what writes get while the journal cannot be written (see the class). */
+  assertWritable(): void {
+    if (this.failure) throw this.failure.refusal;
+  }
+
+  /** Why writes are refused now, for health reports; undefined while the journal takes them. */
+  writeFailure(): string | undefined {
+    const failure = this.failure;
+    if (!failure) return undefined;
+    return `the journal cannot be written since ${failure.since.toISOString()} (${reasonOf(failure.cause)}): ${failure.records} records wait to be written, writes are refused meanwhile`;
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
     await this.flushing;
-    await this.lock.runExclusive(async () => this.file?.close());
+    await this.lock.runExclusive(async () => {
+      if (this.failure) await this.writeUnwritten().catch(() => undefined);
+      if (this.failure) {
+        this.log.error(
+          { records: this.failure.records, bytes: this.failure.unwritten.length, since: this.failure.since },
+          "store closed with records its journal never took (refused to their callers): they are lost",
+        );
+      }
+      await this.file?.close();
+    });
   }
 
   /** Writes and fsyncs what is queued, again while more arrived meanwhile. */
@@ -136,32 +217,139 @@ export class Journal {
     while (this.queued.length > 0) {
       const batch = this.queued;
       this.queued = [];
+      const lines = Buffer.concat(batch.map((entry) => entry.line));
       try {
-        await this.lock.runExclusive(() => this.writeLines(Buffer.concat(batch.map((entry) => entry.line))));
+        await this.lock.runExclusive(() => this.writeLines(lines));
         for (const entry of batch) entry.resolve();
       } catch (cause) {
-        this.failure = new NotReady(`The store in ${this.dir} could not write its journal; restart to recover`);
-        this.failure.cause = cause;
-        for (const entry of [...batch, ...this.queued]) entry.reject(this.failure);
+        // The batch and what queued behind it are in memory already: kept, in order, to be written later.
+        const refused = [...batch, ...this.queued];
         this.queued = [];
+        this.fail(cause, Buffer.concat(refused.map((entry) => entry.line)), refused.length);
+        const error = new NotReady(
+          `The store could not write this change to its journal (${reasonOf(cause)}): it is not confirmed. Writes are refused until the journal can be written again`,
+        );
+        error.cause = cause;
+        for (const entry of refused) entry.reject(error);
       }
     }
     // Cleared in the same turn as the loop's last check, so an append never waits on a finished flush.
     this.flushing = undefined;
   }
 
-  private async writeLines(lines: Buffer): Promise<void> {
-    const file = this.file!;
+  private fail(cause: unknown, unwritten: Buffer, records: number): void {
+    const refusal = new NotReady(
+      `The store cannot write its journal (${reasonOf(cause)}): nothing was written. Writes are refused until it can (tried again every few seconds)`,
+    );
+    refusal.cause = cause;
+    this.failure = { cause, since: new Date(), attempts: 0, loggedAt: Date.now(), unwritten, records, refusal };
+    this.log.error(
+      {
+        err: cause,
+        file: join(this.dir, JOURNAL),
+        offset: this.size,
+        cutBytes: this.lastCutBytes,
+        records,
+        bytes: unwritten.length,
+        prefix: prefixOf(unwritten),
+      },
+      "store journal write failed: cut back to its last whole record; the records are refused and kept in memory, writes are refused until the journal takes them",
+    );
+    this.scheduleRetry();
+  }
+
+  /** One timer at a time, later after each failed attempt. */
+  private scheduleRetry(): void {
+    if (this.closed || this.retryTimer || !this.failure) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.retry();
+    }, retryDelayMs(this.failure.attempts));
+    this.retryTimer.unref();
+  }
+
+  private async retry(): Promise<void> {
+    const failure = this.failure;
+    if (!failure || this.closed) return;
     try {
-      await file.write(lines);
+      await this.lock.runExclusive(() => this.writeUnwritten());
+    } catch (err) {
+      failure.attempts++;
+      if (Date.now() - failure.loggedAt >= stillFailingLogEveryMs) {
+        failure.loggedAt = Date.now();
+        this.log.warn(
+          { err, since: failure.since, attempts: failure.attempts, records: failure.records },
+          "store journal still cannot be written; writes are refused",
+        );
+      }
+      this.scheduleRetry();
+    }
+  }
+
+  /** Under the lock: the records refused meanwhile, written whole; the journal takes writes again once they are. */
+  private async writeUnwritten(): Promise<void> {
+    const failure = this.failure;
+    if (!failure) return;
+    // A cut back that failed left bytes past the last whole record.
+    await this.file!.truncate(this.size);
+    await this.appendWhole(failure.unwritten);
+    this.failure = undefined;
+    this.log.info(
+      {
+        since: failure.since,
+        seconds: (Date.now() - failure.since.getTime()) / 1000,
+        attempts: failure.attempts + 1,
+        records: failure.records,
+      },
+      "store journal written again: the refused records are durable, writes are taken",
+    );
+  }
+
+  private async writeLines(lines: Buffer): Promise<void> {
+    await this.appendWhole(lines);
+    if (this.size > Math.max(this.compactAfterBytes, this.snapshotSize / 4, this.compactionPostponedTo)) await this.compactOrPostpone();
+  }
+
+  /** Appends `lines` and syncs them, or cuts the journal back to its last whole record and throws. */
+  private async appendWhole(lines: Buffer): Promise<void> {
+    const file = this.file!;
+    let written = 0;
+    try {
+      // A write may take part of the buffer (a disk filling up): the rest goes in the next one, or fails.
+      while (written < lines.length) {
+        const { bytesWritten } = await file.write(lines, written, lines.length - written);
+        if (bytesWritten === 0) throw new Error(`The journal took none of the ${lines.length - written} bytes left to write`);
+        written += bytesWritten;
+      }
       await file.datasync();
     } catch (err) {
-      // Cut off a partial line, so that a restart does not read it as a line of its own.
-      await file.truncate(this.size).catch(() => undefined);
+      this.lastCutBytes = written;
+      // Only bytes past `size` are cut: they are the part of `lines` that got written, never a whole record.
+      await file
+        .truncate(this.size)
+        .then(() => file.datasync())
+        .catch((cutError: unknown) =>
+          this.log.error(
+            { err: cutError, offset: this.size, bytes: written },
+            "store journal could not be cut back to its last whole record; done again before the next write",
+          ),
+        );
       throw err;
     }
     this.size += lines.length;
-    if (this.size > Math.max(this.compactAfterBytes, this.snapshotSize / 4)) await this.compact();
+  }
+
+  /** Folds the journal into a new snapshot; when that fails, the journal (which holds everything) grows on and it is tried later. */
+  private async compactOrPostpone(): Promise<void> {
+    try {
+      await this.compact();
+    } catch (err) {
+      this.compactionPostponedTo = this.size + this.compactAfterBytes;
+      this.log.error(
+        { err, journalBytes: this.size, retryAtBytes: this.compactionPostponedTo },
+        "store journal could not be folded into a new snapshot; nothing is lost, it is tried again once the journal has grown",
+      );
+    }
   }
 
   private async compact(): Promise<void> {
@@ -176,21 +364,30 @@ export class Journal {
       await file.chmod(privateFile);
       await file.writeFile(text);
       await file.sync();
-    } finally {
+    } catch (err) {
       await file.close();
+      // A part-written snapshot only takes the space the journal needs.
+      await rm(temp, { force: true });
+      throw err;
     }
+    await file.close();
     await rename(temp, target);
     await syncDirectory(this.dir);
     await journalFile.truncate(0);
     await journalFile.sync();
     this.size = 0;
     this.snapshotSize = text.length;
+    this.compactionPostponedTo = 0;
   }
 }
 
 async function readIfExists(path: string): Promise<string | undefined> {
+  return (await readBytesIfExists(path))?.toString("utf8");
+}
+
+async function readBytesIfExists(path: string): Promise<Buffer | undefined> {
   try {
-    return await readFile(path, "utf8");
+    return await readFile(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw err;
@@ -207,21 +404,23 @@ async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-/** The state a snapshot and the journal written after it describe (a torn last journal line, left by a crash, is ignored). */
-function replay(dir: string, snapshot: string | undefined, journalText: string): StoreState {
+/**
+ * The state a snapshot and the journal written after it describe, and how many bytes of the
+ * journal end on a whole line (what follows is a torn record, left out).
+ */
+function replay(dir: string, snapshot: string | undefined, journal: Buffer): { state: StoreState; wholeBytes: number } {
   const state = new StoreState();
   if (snapshot !== undefined) for (const op of fromEJSON<Snapshot>(snapshot).ops) state.apply(op);
-  const lines = journalText.split("\n");
-  // The last element is "" after a complete journal, or the torn remains of an interrupted write.
-  lines.pop();
-  lines.forEach((line, index) => {
+  let start = 0;
+  for (let line = 1, end = journal.indexOf(0x0a); end !== -1; line++, end = journal.indexOf(0x0a, start)) {
     let ops: JournalOp[];
     try {
-      ops = fromEJSON<JournalOp[]>(line);
+      ops = fromEJSON<JournalOp[]>(journal.toString("utf8", start, end));
     } catch (cause) {
-      throw new Error(`Corrupt store journal ${join(dir, JOURNAL)} at line ${index + 1}`, { cause });
+      throw new StoreCorruptError(join(dir, JOURNAL), line, start, prefixOf(journal.subarray(start, end)), { cause });
     }
     for (const op of ops) state.apply(op);
-  });
-  return state;
+    start = end + 1;
+  }
+  return { state, wholeBytes: start };
 }

@@ -152,6 +152,7 @@ export async function createMongoEngine(options: MongoEngineOptions): Promise<St
     },
 
     ping: () => pingDatabase(db, options.pingTimeoutMs ?? 2000),
+    writeFailure: () => undefined,
 
     close: () => client.close(),
   };
