@@ -84,7 +84,7 @@ export default {
     enhancedResolveOptions: {
       conditionNames: ["vexil-source", "import", "require", "node", "default", "types"],
       exportsFields: ["exports"],
-      extensions: [".ts", ".js", ".mjs", ".json"],
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".json"],
     },
   },
 };

@@ -4,6 +4,7 @@
 // project service ran out of memory, and on this tree they found one test-only promise and two express
 // handlers that already catch their errors.
 import eslint from "@eslint/js";
+import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
@@ -26,4 +27,6 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   { files: ["**/*.mjs"], languageOptions: { globals: globals.node } },
+  // The admin UI: the rules of hooks and the React Compiler's checks (effects, refs, purity), on .ts and .tsx.
+  { files: ["services/admin-ui/**/*.{ts,tsx}"], ...reactHooks.configs.flat.recommended },
 );

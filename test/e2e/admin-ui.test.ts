@@ -126,7 +126,15 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
     // Archive (through the API), then revive and delete from the archive tab.
     expect((await vexil.api("/api/admin/projects/checkout/features/checkout-new-button", { method: "DELETE" })).status).toBe(202);
     await page.getByRole("link", { name: "Archive" }).click();
+    // Reviving says first that the flag comes back off everywhere.
+    const reviveQuestion = new Promise<string>((resolve) =>
+      page.once("dialog", (dialog) => {
+        resolve(dialog.message());
+        void dialog.accept();
+      }),
+    );
     await page.getByRole("button", { name: "Revive checkout-new-button" }).click();
+    expect(await reviveQuestion).toContain("off in every environment");
     await page.getByText("No archived flags").waitFor();
     expect((await vexil.api("/api/admin/projects/checkout/features/checkout-new-button")).status).toBe(200);
     expect((await vexil.api("/api/admin/projects/checkout/features/checkout-new-button", { method: "DELETE" })).status).toBe(202);

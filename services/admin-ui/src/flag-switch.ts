@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { adminApi, ok } from "./api.js";
-import { keys } from "./queries.js";
+import { keys } from "./query-keys.js";
+import { useResourceMutation } from "./resource.js";
 
 export interface FlagSwitch {
   projectId: string;
@@ -36,16 +36,23 @@ export async function switchFlag({
   return {};
 }
 
+/** What the toast says once a switch is done. */
+export function switchedText({ flag, environment, enabled }: FlagSwitch, { changeRequestId }: { changeRequestId?: number }): string {
+  const state = enabled ? "on" : "off";
+  return changeRequestId === undefined
+    ? `${flag} is ${state} in ${environment}`
+    : `Turning ${flag} ${state} in ${environment} added to change request #${changeRequestId}`;
+}
+
 export function useFlagSwitch(projectId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: switchFlag,
-    onSuccess: async (_result, variables) => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: keys.flags(projectId) }),
-        queryClient.invalidateQueries({ queryKey: keys.flag(projectId, variables.flag) }),
-        queryClient.invalidateQueries({ queryKey: keys.changeRequests(projectId) }),
-      ]);
-    },
+  return useResourceMutation({
+    mutate: switchFlag,
+    invalidates: (_result, variables) => [
+      keys.flags(projectId),
+      keys.flag(projectId, variables.flag),
+      keys.changeRequests(projectId),
+      keys.flagSearch,
+    ],
+    done: (result, variables) => switchedText(variables, result),
   });
 }

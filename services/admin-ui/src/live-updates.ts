@@ -1,22 +1,29 @@
 import { useQueryClient, type QueryClient, type QueryKey } from "@tanstack/react-query";
 import { adminContract, type EventEntry } from "@vexil/contracts";
 import { useCallback, useEffect, useRef } from "react";
-import { keys } from "./queries.js";
-import { currentUserKey, setSignInNotice } from "./session.js";
+import { keys } from "./query-keys.js";
+import { setSignInNotice } from "./session.js";
 
 /** What shows an event: the queries to read again once it is committed. */
 export function keysShowing(event: Pick<EventEntry, "type" | "project" | "featureName">): QueryKey[] {
-  const shown: QueryKey[] = [["event-log"]];
+  const shown: QueryKey[] = [keys.eventLog];
   if (event.type.startsWith("project")) shown.push(keys.projects);
+  if (event.type.startsWith("feature")) shown.push(keys.flagSearch);
   if (event.project) {
     const project = event.project;
-    shown.push(keys.flags(project), keys.project(project), keys.archive(project), keys.changeRequests(project));
+    shown.push(
+      keys.flags(project),
+      keys.project(project),
+      keys.archive(project),
+      keys.changeRequests(project),
+      keys.projectAccess(project),
+    );
     // A change request's events name no flag, yet applying one changes its flags.
-    if (event.type.startsWith("change-request")) shown.push(["flag", project]);
+    if (event.type.startsWith("change-request")) shown.push(keys.flagsOf(project));
   }
   if (event.featureName) {
     const flag = event.featureName;
-    shown.push(["flag-events", flag], ["flag-tags", flag]);
+    shown.push(keys.flagEvents(flag), keys.flagTags(flag));
     if (event.project) shown.push(keys.flag(event.project, flag));
   }
   return shown;
@@ -74,8 +81,8 @@ export function useLiveUpdates(): () => void {
     // The server closed the stream for good: open it again later only if the session still holds.
     const closedByServer = async () => {
       source?.close();
-      await queryClient.invalidateQueries({ queryKey: currentUserKey });
-      if (stopped || !queryClient.getQueryData(currentUserKey)) return;
+      await queryClient.invalidateQueries({ queryKey: keys.currentUser });
+      if (stopped || !queryClient.getQueryData(keys.currentUser)) return;
       reopen = setTimeout(open, reopenMs);
       reopenMs = Math.min(reopenMs * 2, maxReopenMs);
     };

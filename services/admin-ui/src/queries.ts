@@ -1,15 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { adminApi, ok } from "./api.js";
-
-/** Query keys, so a change invalidates exactly what shows it. */
-export const keys = {
-  projects: ["projects"],
-  project: (projectId: string) => ["project", projectId],
-  flags: (projectId: string) => ["flags", projectId],
-  flag: (projectId: string, flag: string) => ["flag", projectId, flag],
-  archive: (projectId: string) => ["archive", projectId],
-  changeRequests: (projectId: string) => ["change-requests", projectId],
-};
+import { keys } from "./query-keys.js";
 
 /** Every project with its flag count and health: the first screen, read as soon as the sign-in succeeds. */
 export const projectsQuery = queryOptions({ queryKey: keys.projects, queryFn: () => ok(adminApi.projects.list()) });
@@ -30,14 +21,17 @@ export function useProject(projectId: string) {
   });
 }
 
+/** A project as its screens have it once read. */
+export type LoadedProject = NonNullable<ReturnType<typeof useProject>["data"]>;
+
 export function useAllEnvironments() {
-  return useQuery({ queryKey: ["environments"], queryFn: () => ok(adminApi.environments.list()) });
+  return useQuery({ queryKey: keys.environments, queryFn: () => ok(adminApi.environments.list()) });
 }
 
 /** What the strategy editor offers: strategy types, context fields, segments. */
 export function useStrategyChoices() {
   return useQuery({
-    queryKey: ["strategy-choices"],
+    queryKey: keys.strategyChoices,
     queryFn: async () => {
       const [strategies, contextFields, segments] = await Promise.all([
         ok(adminApi.strategies.list()),

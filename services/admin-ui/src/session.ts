@@ -1,13 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
 import { adminApi, ApiError, ok } from "./api.js";
-
-export const currentUserKey = ["current-user"];
+import { keys } from "./query-keys.js";
 
 /** Who is signed in; `null` when nobody is (the API answered 401). */
 export function useCurrentUser() {
   return useQuery({
-    queryKey: currentUserKey,
+    queryKey: keys.currentUser,
     queryFn: async () => {
       try {
         return await ok(adminApi.users.current());

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
+import { useId, type FormEvent, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
 import { ApiError, errorMessage } from "../api.js";
 
 /** The API's message for this field, when the error was about it. */
@@ -62,5 +62,62 @@ export function ErrorNote({ error }: { error: unknown }) {
     <p className="error-note" role="alert">
       {errorMessage(error)}
     </p>
+  );
+}
+
+/** The error when it is about none of the fields shown (those show it next to themselves). */
+export function errorBesides(error: unknown, fields: readonly string[]): unknown {
+  return fields.some((field) => fieldError(error, field)) ? undefined : error;
+}
+
+interface ResourceFormProps {
+  /** The form's heading (also its accessible name). */
+  title: string;
+  /** The heading is shown; otherwise only screen readers hear it. */
+  showTitle?: boolean;
+  submitLabel: string;
+  pending: boolean;
+  error: unknown;
+  /** The body fields the form's controls show errors for; any other error shows under the button. */
+  fields: readonly string[];
+  onSubmit: () => void;
+  /** Lays the controls and the button out on one line. */
+  inline?: boolean;
+  children: ReactNode;
+  extraActions?: ReactNode;
+}
+
+/** A create or edit form: its controls, one submit button, and the API's words next to what they are about. */
+export function ResourceForm({
+  title,
+  showTitle = true,
+  submitLabel,
+  pending,
+  error,
+  fields,
+  onSubmit,
+  inline,
+  children,
+  extraActions,
+}: ResourceFormProps) {
+  const id = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit();
+  };
+  return (
+    <form onSubmit={submit} className={inline ? "card row" : "card"} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className={showTitle ? undefined : "visually-hidden"}>
+        {title}
+      </h2>
+      {children}
+      <div className={inline ? "align-end actions" : "actions"}>
+        <button type="submit" className="primary" disabled={pending}>
+          {submitLabel}
+        </button>
+        {extraActions}
+      </div>
+      <ErrorNote error={errorBesides(error, fields)} />
+    </form>
   );
 }

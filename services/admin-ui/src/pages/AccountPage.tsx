@@ -4,10 +4,11 @@ import { adminApi, ApiError, ok } from "../api.js";
 import { AccountTokens, type TokenCalls } from "../components/AccountTokens.js";
 import { ErrorNote, fieldError, TextField } from "../components/forms.js";
 import { rememberDefaultPassword, useCurrentUser } from "../session.js";
+import { keys } from "../query-keys.js";
 
 /** Tokens that act as the signed-in person, from scripts. */
 const personalTokens: TokenCalls = {
-  queryKey: ["personal-access-tokens"],
+  queryKey: keys.personalTokens,
   list: () => ok(adminApi.users.listTokens()),
   create: (body) => ok(adminApi.users.createToken({ body })),
   remove: (id) => ok(adminApi.users.deleteToken({ params: { id } })),

@@ -3,7 +3,8 @@ import { useState, type FormEvent } from "react";
 import { Link, useLocation } from "wouter";
 import { adminApi, ok } from "../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../components/forms.js";
-import { keys, projectsQuery } from "../queries.js";
+import { projectsQuery } from "../queries.js";
+import { keys } from "../query-keys.js";
 import { projectPath } from "../paths.js";
 
 export function ProjectsPage() {

@@ -3,7 +3,8 @@ import { useState, type FormEvent } from "react";
 import { authApi, ok } from "../api.js";
 import { ErrorNote, TextField } from "../components/forms.js";
 import { projectsQuery } from "../queries.js";
-import { currentUserKey, rememberDefaultPassword, takeSignInNotice } from "../session.js";
+import { keys } from "../query-keys.js";
+import { rememberDefaultPassword, takeSignInNotice } from "../session.js";
 
 export function SignInPage() {
   const queryClient = useQueryClient();
@@ -16,7 +17,7 @@ export function SignInPage() {
       rememberDefaultPassword(user.id, user.usesDefaultPassword);
       // Who we are and the first screen's projects are read side by side, not one after the other.
       void queryClient.prefetchQuery(projectsQuery);
-      await queryClient.invalidateQueries({ queryKey: currentUserKey });
+      await queryClient.invalidateQueries({ queryKey: keys.currentUser });
     },
   });
   const submit = (event: FormEvent) => {

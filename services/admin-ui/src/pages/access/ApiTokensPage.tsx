@@ -1,24 +1,47 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import type { ApiToken } from "@vexil/contracts";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { adminApi, ok } from "../../api.js";
-import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
+import { DataTable, type Column } from "../../components/DataTable.js";
+import { ErrorNote, fieldError, ResourceForm, SelectField, TextField } from "../../components/forms.js";
 import { SecretOnce } from "../../components/SecretOnce.js";
 import { projectsQuery, useAllEnvironments } from "../../queries.js";
-
-const tokensKey = ["api-tokens"];
+import { keys } from "../../query-keys.js";
+import { useResourceList, useResourceMutation } from "../../resource.js";
 
 /** `project:environment.` stays readable; the random part is hidden after creation. */
 const masked = (secret: string) => `${secret.slice(0, secret.indexOf(".") + 1)}••••••${secret.slice(-4)}`;
 
 export function ApiTokensPage() {
-  const queryClient = useQueryClient();
-  const tokens = useQuery({ queryKey: tokensKey, queryFn: () => ok(adminApi.apiTokens.list()) });
+  const tokens = useResourceList({ key: keys.apiTokens, list: () => ok(adminApi.apiTokens.list()), rows: (data) => data.tokens });
   const [created, setCreated] = useState<ApiToken | undefined>();
-  const revoke = useMutation({
-    mutationFn: (secret: string) => ok(adminApi.apiTokens.delete({ params: { token: secret } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: tokensKey }),
+  const revoke = useResourceMutation({
+    mutate: (token: ApiToken) => ok(adminApi.apiTokens.delete({ params: { token: token.secret } })),
+    invalidates: [keys.apiTokens],
+    confirm: (token) => `Revoke ${token.tokenName}? Whatever uses it is refused from now on.`,
+    done: (_, token) => `Token ${token.tokenName} revoked`,
   });
+  const columns: Column<ApiToken>[] = [
+    { header: "Name", cell: (token) => token.tokenName, sortBy: (token) => token.tokenName },
+    { header: "Type", cell: (token) => token.type, sortBy: (token) => token.type },
+    { header: "Projects", cell: (token) => token.projects.join(", ") },
+    { header: "Environment", cell: (token) => token.environment ?? "*", sortBy: (token) => token.environment ?? "*" },
+    { header: "Secret", cell: (token) => <code>{masked(token.secret)}</code> },
+    {
+      header: "Last seen",
+      cell: (token) => (token.seenAt ? new Date(token.seenAt).toLocaleString() : "never"),
+      sortBy: (token) => token.seenAt ?? "",
+    },
+    {
+      header: "Actions",
+      actions: true,
+      cell: (token) => (
+        <button type="button" className="danger" disabled={revoke.isPending} onClick={() => revoke.run(token)}>
+          Revoke {token.tokenName}
+        </button>
+      ),
+    },
+  ];
   return (
     <section>
       <h1>API tokens</h1>
@@ -26,83 +49,51 @@ export function ApiTokensPage() {
       {created && (
         <SecretOnce label={`Token ${created.tokenName} created.`} secret={created.secret} onDismiss={() => setCreated(undefined)} />
       )}
-      <ErrorNote error={tokens.error ?? revoke.error} />
-      {tokens.data && tokens.data.tokens.length === 0 && (
-        <p className="empty">No API tokens. Create one for each SDK or script that talks to Vexil.</p>
-      )}
-      {tokens.data && tokens.data.tokens.length > 0 && (
-        <table aria-label="API tokens">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">Projects</th>
-              <th scope="col">Environment</th>
-              <th scope="col">Secret</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.data.tokens.map((token) => (
-              <tr key={token.secret}>
-                <td>{token.tokenName}</td>
-                <td>{token.type}</td>
-                <td>{token.projects.join(", ")}</td>
-                <td>{token.environment ?? "*"}</td>
-                <td>
-                  <code>{masked(token.secret)}</code>
-                </td>
-                <td>{token.seenAt ? new Date(token.seenAt).toLocaleString() : "never"}</td>
-                <td>
-                  <button
-                    type="button"
-                    className="danger"
-                    disabled={revoke.isPending}
-                    onClick={() =>
-                      confirm(`Revoke ${token.tokenName}? Whatever uses it is refused from now on.`) && revoke.mutate(token.secret)
-                    }
-                  >
-                    Revoke {token.tokenName}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      <ErrorNote error={tokens.query.error ?? revoke.error} />
+      {tokens.rows && (
+        <DataTable
+          label="API tokens"
+          noun="tokens"
+          columns={columns}
+          rows={tokens.rows}
+          rowKey={(token) => token.secret}
+          empty="No API tokens. Create one for each SDK or script that talks to Vexil."
+        />
       )}
     </section>
   );
 }
 
 function CreateApiToken({ onCreated }: { onCreated: (token: ApiToken) => void }) {
-  const queryClient = useQueryClient();
   const environments = useAllEnvironments();
   const projects = useQuery(projectsQuery);
   const [tokenName, setTokenName] = useState("");
   const [type, setType] = useState<"client" | "frontend" | "admin">("client");
   const [environment, setEnvironment] = useState("development");
   const [project, setProject] = useState("*");
-  const create = useMutation({
-    mutationFn: () =>
+  const create = useResourceMutation({
+    mutate: () =>
       ok(
         adminApi.apiTokens.create({
           body: { tokenName, type, environment: type === "admin" ? "*" : environment, projects: type === "admin" ? ["*"] : [project] },
         }),
       ),
-    onSuccess: async (token) => {
+    invalidates: [keys.apiTokens],
+    done: (token) => `Token ${token.tokenName} created`,
+    onSuccess: (token) => {
       setTokenName("");
       onCreated(token);
-      await queryClient.invalidateQueries({ queryKey: tokensKey });
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
   return (
-    <form onSubmit={submit} className="card" aria-labelledby="create-token-title">
-      <h2 id="create-token-title">New API token</h2>
+    <ResourceForm
+      title="New API token"
+      submitLabel="Create token"
+      pending={create.isPending}
+      error={create.error}
+      fields={["tokenName", "projects", "environment"]}
+      onSubmit={() => create.mutate()}
+    >
       <div className="row">
         <TextField
           label="Token name"
@@ -144,10 +135,6 @@ function CreateApiToken({ onCreated }: { onCreated: (token: ApiToken) => void })
           </>
         )}
       </div>
-      <button type="submit" className="primary" disabled={create.isPending}>
-        Create token
-      </button>
-      {!["tokenName", "projects", "environment"].some((f) => fieldError(create.error, f)) && <ErrorNote error={create.error} />}
-    </form>
+    </ResourceForm>
   );
 }

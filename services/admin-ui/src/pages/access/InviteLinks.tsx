@@ -2,18 +2,18 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
+import { keys } from "../../query-keys.js";
 
-const linksKey = ["invite-links"];
 const inAWeek = () => new Date(Date.now() + 7 * 24 * 3600_000).toISOString().slice(0, 10);
 
 /** Public signup links: whoever has one can create an account with its role until it expires. */
 export function InviteLinks({ roles }: { roles: { id: number; name: string }[] }) {
   const queryClient = useQueryClient();
-  const links = useQuery({ queryKey: linksKey, queryFn: () => ok(adminApi.inviteLinks.list()) });
+  const links = useQuery({ queryKey: keys.inviteLinks, queryFn: () => ok(adminApi.inviteLinks.list()) });
   const [name, setName] = useState("");
   const [expires, setExpires] = useState(inAWeek);
   const [roleId, setRoleId] = useState(3);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: linksKey });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: keys.inviteLinks });
   const create = useMutation({
     mutationFn: () => ok(adminApi.inviteLinks.create({ body: { name, expiresAt: new Date(`${expires}T23:59:59`).toISOString(), roleId } })),
     onSuccess: async () => {

@@ -3,12 +3,11 @@ import { useState, type FormEvent } from "react";
 import { adminApi, ok } from "../../api.js";
 import { AccountTokens, type TokenCalls } from "../../components/AccountTokens.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
-
-const accountsKey = ["service-accounts"];
+import { keys } from "../../query-keys.js";
 
 /** A service account's tokens: scripts act as the account, with its root role. */
 const tokensOf = (id: number): TokenCalls => ({
-  queryKey: [...accountsKey, id, "tokens"],
+  queryKey: keys.serviceAccountTokens(id),
   list: () => ok(adminApi.serviceAccounts.listTokens({ params: { id } })),
   create: (body) => ok(adminApi.serviceAccounts.createToken({ params: { id }, body })),
   remove: (tokenId) => ok(adminApi.serviceAccounts.deleteToken({ params: { id, tokenId } })),
@@ -16,12 +15,12 @@ const tokensOf = (id: number): TokenCalls => ({
 
 export function ServiceAccountsPage() {
   const queryClient = useQueryClient();
-  const accounts = useQuery({ queryKey: accountsKey, queryFn: () => ok(adminApi.serviceAccounts.list()) });
+  const accounts = useQuery({ queryKey: keys.serviceAccounts, queryFn: () => ok(adminApi.serviceAccounts.list()) });
   const [username, setUsername] = useState("");
   const [name, setName] = useState("");
   const [rootRole, setRootRole] = useState(3);
   const [showTokensOf, setShowTokensOf] = useState<number | undefined>();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: accountsKey });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: keys.serviceAccounts });
   const create = useMutation({
     mutationFn: () => ok(adminApi.serviceAccounts.create({ body: { username, name: name || undefined, rootRole } })),
     onSuccess: async () => {

@@ -4,15 +4,14 @@ import { useState, type FormEvent } from "react";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
 import { InviteLinks } from "./InviteLinks.js";
-
-const usersKey = ["users"];
+import { keys } from "../../query-keys.js";
 
 export function UsersPage() {
   const queryClient = useQueryClient();
-  const users = useQuery({ queryKey: usersKey, queryFn: () => ok(adminApi.users.list()) });
+  const users = useQuery({ queryKey: keys.users, queryFn: () => ok(adminApi.users.list()) });
   const remove = useMutation({
     mutationFn: (id: number) => ok(adminApi.users.delete({ params: { id } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: usersKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.users }),
   });
   const [editing, setEditing] = useState<number | undefined>();
   const roleName = (id: number) => users.data?.rootRoles.find((r) => r.id === id)?.name ?? String(id);
@@ -94,7 +93,7 @@ function CreateUser({ roles }: { roles: { id: number; name: string }[] }) {
       setUsername("");
       setEmail("");
       setPassword("");
-      await queryClient.invalidateQueries({ queryKey: usersKey });
+      await queryClient.invalidateQueries({ queryKey: keys.users });
     },
   });
   const submit = (event: FormEvent) => {
@@ -163,7 +162,7 @@ function EditUser({
   const save = useMutation({
     mutationFn: () => ok(adminApi.users.update({ params: { id: user.id }, body: { name, email: email || undefined, rootRole } })),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: usersKey });
+      await queryClient.invalidateQueries({ queryKey: keys.users });
       onDone();
     },
   });

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ChangeRequestFeature } from "@vexil/contracts";
 import { adminApi, ok } from "../../api.js";
-import { keys } from "../../queries.js";
+import { keys } from "../../query-keys.js";
 
 type Change = ChangeRequestFeature["changes"][number];
 

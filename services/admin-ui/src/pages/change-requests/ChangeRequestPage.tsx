@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Link, useParams } from "wouter";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, TextField } from "../../components/forms.js";
-import { keys } from "../../queries.js";
+import { keys } from "../../query-keys.js";
 import { useCurrentUser } from "../../session.js";
 import { ChangeDiff } from "./ChangeDiff.js";
 import { flagPath, projectPath } from "../../paths.js";
@@ -57,7 +57,7 @@ export function ChangeRequestPage() {
       setComment("");
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: keys.changeRequests(projectId) }),
-        queryClient.invalidateQueries({ queryKey: ["flag", projectId] }),
+        queryClient.invalidateQueries({ queryKey: keys.flagsOf(projectId) }),
       ]);
     },
   });

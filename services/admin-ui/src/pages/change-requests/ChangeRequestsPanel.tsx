@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Link } from "wouter";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, SelectField } from "../../components/forms.js";
-import { keys } from "../../queries.js";
+import { keys } from "../../query-keys.js";
 import { changeRequestPath } from "../../paths.js";
 
 /** A project's change requests, newest first, by state. */

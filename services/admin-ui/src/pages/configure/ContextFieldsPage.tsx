@@ -3,18 +3,17 @@ import { useState } from "react";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote } from "../../components/forms.js";
 import { ContextFieldForm } from "./ContextFieldForm.js";
-
-const contextKey = ["context-fields"];
+import { keys } from "../../query-keys.js";
 
 /** The fields constraints and custom stickiness refer to, with their allowed values. */
 export function ContextFieldsPage() {
   const queryClient = useQueryClient();
-  const fields = useQuery({ queryKey: contextKey, queryFn: () => ok(adminApi.context.list()) });
+  const fields = useQuery({ queryKey: keys.contextFields, queryFn: () => ok(adminApi.context.list()) });
   const [editing, setEditing] = useState<string | undefined>();
   const refresh = () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: contextKey }),
-      queryClient.invalidateQueries({ queryKey: ["strategy-choices"] }),
+      queryClient.invalidateQueries({ queryKey: keys.contextFields }),
+      queryClient.invalidateQueries({ queryKey: keys.strategyChoices }),
     ]);
   const remove = useMutation({
     mutationFn: (fieldName: string) => ok(adminApi.context.delete({ params: { name: fieldName } })),

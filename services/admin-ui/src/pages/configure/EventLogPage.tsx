@@ -3,6 +3,7 @@ import { eventTypes, type EventType } from "@vexil/contracts";
 import { useDeferredValue, useState } from "react";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, SelectField, TextField } from "../../components/forms.js";
+import { keys } from "../../query-keys.js";
 
 const pageSize = 50;
 
@@ -18,7 +19,7 @@ export function EventLogPage() {
     type: type || undefined,
   };
   const events = useQuery({
-    queryKey: ["event-log", filters, page],
+    queryKey: [...keys.eventLog, filters, page],
     queryFn: () => ok(adminApi.events.search({ query: { ...filters, offset: page * pageSize, limit: pageSize } })),
     placeholderData: (previous) => previous,
   });

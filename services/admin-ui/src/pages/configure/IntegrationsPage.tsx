@@ -3,17 +3,16 @@ import { maskedParameterValue, type Addon, type AddonProviderDefinition } from "
 import { useId, useState, type FormEvent } from "react";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
-import { keys, useAllEnvironments } from "../../queries.js";
-
-const addonsKey = ["addons"];
+import { useAllEnvironments } from "../../queries.js";
+import { keys } from "../../query-keys.js";
 
 /** Addons (webhook, Slack, Teams, Datadog): what they send, where, and how each delivery went. */
 export function IntegrationsPage() {
   const queryClient = useQueryClient();
-  const addons = useQuery({ queryKey: addonsKey, queryFn: () => ok(adminApi.addons.list()) });
+  const addons = useQuery({ queryKey: keys.addons, queryFn: () => ok(adminApi.addons.list()) });
   const [editing, setEditing] = useState<Addon | "new" | undefined>();
   const [log, setLog] = useState<number | undefined>();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: addonsKey });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: keys.addons });
   const setEnabled = useMutation({
     // The masked values are sent back as they came: the server keeps the stored secrets.
     mutationFn: (addon: Addon) =>
@@ -143,7 +142,7 @@ function AddonForm({ providers, addon, onDone }: { providers: AddonProviderDefin
       else await ok(adminApi.addons.create({ body }));
     },
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: addonsKey });
+      await queryClient.invalidateQueries({ queryKey: keys.addons });
       onDone();
     },
   });
@@ -285,7 +284,7 @@ function Choices({
 
 function DeliveryLog({ id }: { id: number }) {
   const deliveries = useQuery({
-    queryKey: ["addon-deliveries", id],
+    queryKey: keys.addonDeliveries(id),
     queryFn: () => ok(adminApi.addons.events({ params: { id }, query: { limit: 50 } })),
   });
   return (

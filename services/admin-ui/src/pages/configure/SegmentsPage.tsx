@@ -5,17 +5,16 @@ import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, TextField } from "../../components/forms.js";
 import { useStrategyChoices } from "../../queries.js";
 import { cleanConstraints, ConstraintsEditor } from "../flag/ConstraintsEditor.js";
-
-const segmentsKey = ["segments"];
+import { keys } from "../../query-keys.js";
 
 /** Reusable sets of constraints that strategies refer to by id. */
 export function SegmentsPage() {
   const queryClient = useQueryClient();
-  const segments = useQuery({ queryKey: segmentsKey, queryFn: () => ok(adminApi.segments.list()) });
+  const segments = useQuery({ queryKey: keys.segments, queryFn: () => ok(adminApi.segments.list()) });
   const [editing, setEditing] = useState<Segment | "new" | undefined>();
   const remove = useMutation({
     mutationFn: (id: number) => ok(adminApi.segments.delete({ params: { id } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: segmentsKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.segments }),
   });
   return (
     <section>
@@ -93,8 +92,8 @@ function SegmentForm({ segment, onDone }: { segment?: Segment; onDone: () => voi
       else await ok(adminApi.segments.create({ body }));
     },
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: segmentsKey });
-      await queryClient.invalidateQueries({ queryKey: ["strategy-choices"] });
+      await queryClient.invalidateQueries({ queryKey: keys.segments });
+      await queryClient.invalidateQueries({ queryKey: keys.strategyChoices });
       onDone();
     },
   });

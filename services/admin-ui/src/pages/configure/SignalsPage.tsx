@@ -5,16 +5,15 @@ import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, TextField } from "../../components/forms.js";
 import { SecretOnce } from "../../components/SecretOnce.js";
 import { SwitchableCard } from "../../components/SwitchableCard.js";
-
-const endpointsKey = ["signal-endpoints"];
+import { keys } from "../../query-keys.js";
 
 /** Signal endpoints: external systems post signals here, each source with its own token. */
 export function SignalsPage() {
   const queryClient = useQueryClient();
-  const endpoints = useQuery({ queryKey: endpointsKey, queryFn: () => ok(adminApi.signalEndpoints.list()) });
+  const endpoints = useQuery({ queryKey: keys.signalEndpoints, queryFn: () => ok(adminApi.signalEndpoints.list()) });
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
-  const refresh = () => queryClient.invalidateQueries({ queryKey: endpointsKey });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: keys.signalEndpoints });
   const create = useMutation({
     mutationFn: () => ok(adminApi.signalEndpoints.create({ body: { name, description: description || null, enabled: true } })),
     onSuccess: async () => {
@@ -129,7 +128,7 @@ function EndpointTokens({ endpoint, onChange }: { endpoint: SignalEndpoint; onCh
 
 function RecentSignals({ id }: { id: number }) {
   const signals = useQuery({
-    queryKey: ["signals", id],
+    queryKey: keys.signals(id),
     queryFn: () => ok(adminApi.signalEndpoints.listSignals({ params: { id }, query: { limit: 10 } })),
   });
   return (

@@ -2,8 +2,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
+import { keys } from "../../query-keys.js";
 
-const strategiesKey = ["strategy-definitions"];
 type ParameterType = "string" | "percentage" | "list" | "number" | "boolean";
 interface Parameter {
   name: string;
@@ -15,11 +15,11 @@ interface Parameter {
 /** The strategy types flags can use: the built-in ones, and custom ones the SDKs implement. */
 export function StrategiesPage() {
   const queryClient = useQueryClient();
-  const strategies = useQuery({ queryKey: strategiesKey, queryFn: () => ok(adminApi.strategies.list()) });
+  const strategies = useQuery({ queryKey: keys.strategies, queryFn: () => ok(adminApi.strategies.list()) });
   const refresh = () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: strategiesKey }),
-      queryClient.invalidateQueries({ queryKey: ["strategy-choices"] }),
+      queryClient.invalidateQueries({ queryKey: keys.strategies }),
+      queryClient.invalidateQueries({ queryKey: keys.strategyChoices }),
     ]);
   const setDeprecated = useMutation({
     mutationFn: ({ name, deprecated }: { name: string; deprecated: boolean }) =>

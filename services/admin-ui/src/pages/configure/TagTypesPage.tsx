@@ -1,64 +1,82 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import type { TagType } from "@vexil/contracts";
+import { useState } from "react";
 import { adminApi, ok } from "../../api.js";
-import { ErrorNote, fieldError, TextField } from "../../components/forms.js";
-
-const typesKey = ["tag-types"];
+import { DataTable, type Column } from "../../components/DataTable.js";
+import { ErrorNote, fieldError, ResourceForm, TextField } from "../../components/forms.js";
+import { keys } from "../../query-keys.js";
+import { useResourceList, useResourceMutation } from "../../resource.js";
 
 export function TagTypesPage() {
-  const queryClient = useQueryClient();
-  const types = useQuery({ queryKey: typesKey, queryFn: () => ok(adminApi.tags.listTypes()) });
-  const [name, setName] = useState("");
-  const [description, setDescription] = useState("");
-  const refresh = () => queryClient.invalidateQueries({ queryKey: typesKey });
-  const create = useMutation({
-    mutationFn: () => ok(adminApi.tags.createType({ body: { name, description: description || null } })),
-    onSuccess: async () => {
-      setName("");
-      setDescription("");
-      await refresh();
+  const types = useResourceList({ key: keys.tagTypes, list: () => ok(adminApi.tags.listTypes()), rows: (data) => data.tagTypes });
+  const remove = useResourceMutation({
+    mutate: (name: string) => ok(adminApi.tags.deleteType({ params: { name } })),
+    invalidates: [keys.tagTypes, keys.tags],
+    confirm: (name) => `Delete the tag type ${name} and its tags?`,
+    done: (_, name) => `Tag type ${name} deleted`,
+  });
+  const columns: Column<TagType>[] = [
+    { header: "Tag type", cell: (type) => type.name, sortBy: (type) => type.name },
+    { header: "Description", cell: (type) => type.description ?? "" },
+    {
+      header: "Actions",
+      actions: true,
+      cell: (type) => (
+        <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.run(type.name)}>
+          Delete {type.name}
+        </button>
+      ),
     },
-  });
-  const remove = useMutation({
-    mutationFn: (typeName: string) => ok(adminApi.tags.deleteType({ params: { name: typeName } })),
-    onSuccess: refresh,
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+  ];
   return (
     <section>
       <h1>Tag types</h1>
-      <form onSubmit={submit} className="card row" aria-label="New tag type">
-        <TextField
-          label="Tag type name"
-          required
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          error={fieldError(create.error, "name")}
+      <CreateTagType />
+      <ErrorNote error={types.query.error ?? remove.error} />
+      {types.rows && (
+        <DataTable
+          label="Tag types"
+          noun="tag types"
+          columns={columns}
+          rows={types.rows}
+          rowKey={(t) => t.name}
+          empty="No tag types yet."
         />
-        <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} />
-        <button type="submit" className="primary align-end" disabled={create.isPending}>
-          Create tag type
-        </button>
-        {!fieldError(create.error, "name") && <ErrorNote error={create.error} />}
-      </form>
-      <ErrorNote error={types.error ?? remove.error} />
-      <ul className="plain-list">
-        {types.data?.tagTypes.map((type) => (
-          <li key={type.name}>
-            <strong>{type.name}</strong> {type.description && <span className="hint">{type.description}</span>}{" "}
-            <button
-              type="button"
-              className="danger"
-              onClick={() => confirm(`Delete the tag type ${type.name} and its tags?`) && remove.mutate(type.name)}
-            >
-              Delete {type.name}
-            </button>
-          </li>
-        ))}
-      </ul>
+      )}
     </section>
+  );
+}
+
+function CreateTagType() {
+  const [name, setName] = useState("");
+  const [description, setDescription] = useState("");
+  const create = useResourceMutation({
+    mutate: () => ok(adminApi.tags.createType({ body: { name, description: description || null } })),
+    invalidates: [keys.tagTypes],
+    done: () => `Tag type ${name} created`,
+    onSuccess: () => {
+      setName("");
+      setDescription("");
+    },
+  });
+  return (
+    <ResourceForm
+      title="New tag type"
+      showTitle={false}
+      inline
+      submitLabel="Create tag type"
+      pending={create.isPending}
+      error={create.error}
+      fields={["name"]}
+      onSubmit={() => create.mutate()}
+    >
+      <TextField
+        label="Tag type name"
+        required
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={fieldError(create.error, "name")}
+      />
+      <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} />
+    </ResourceForm>
   );
 }

@@ -8,9 +8,11 @@ import { ErrorNote } from "../../components/forms.js";
 import { SortableList } from "../../components/SortableList.js";
 import { toEditable, toFeatureVariants, VariantsEditor, weightProblem, type EditableVariant } from "../../components/VariantsEditor.js";
 import { useFlagSwitch } from "../../flag-switch.js";
-import { keys, useStrategyChoices } from "../../queries.js";
+import { useStrategyChoices } from "../../queries.js";
+import { keys } from "../../query-keys.js";
 import { StrategyEditor, type StrategyTarget } from "./StrategyEditor.js";
 import { changeRequestPath } from "../../paths.js";
+import { FlagSwitch } from "../../components/FlagSwitch.js";
 
 type StrategyChange =
   | { kind: "delete"; id: string }
@@ -84,15 +86,7 @@ export function EnvironmentPanel({ target, environment }: { target: StrategyTarg
           {target.protectedEnvironment && <span className="badge">change requests</span>}
         </h2>
         <label className="check">
-          <input
-            type="checkbox"
-            role="switch"
-            className="switch"
-            aria-label={`${target.flag} in ${environment.name}${target.protectedEnvironment ? " (through a change request)" : ""}`}
-            checked={environment.enabled}
-            disabled={toggle.isPending}
-            onChange={(e) => toggle.mutate({ ...target, enabled: e.target.checked })}
-          />
+          <FlagSwitch target={target} enabled={environment.enabled} saving={toggle.isPending} onSwitch={toggle.mutate} />
           <span aria-hidden="true">{environment.enabled ? "On" : "Off"}</span>
         </label>
       </div>

@@ -4,14 +4,14 @@ import { useState, type FormEvent } from "react";
 import { Link } from "wouter";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
-import { keys } from "../../queries.js";
+import { keys } from "../../query-keys.js";
 import { flagPath } from "../../paths.js";
 
 export function FlagTags({ flagName }: { flagName: string }) {
   const queryClient = useQueryClient();
-  const tagsKey = ["flag-tags", flagName];
+  const tagsKey = keys.flagTags(flagName);
   const tags = useQuery({ queryKey: tagsKey, queryFn: () => ok(adminApi.tags.listFeatureTags({ params: { featureName: flagName } })) });
-  const types = useQuery({ queryKey: ["tag-types"], queryFn: () => ok(adminApi.tags.listTypes()) });
+  const types = useQuery({ queryKey: keys.tagTypes, queryFn: () => ok(adminApi.tags.listTypes()) });
   const [type, setType] = useState("");
   const [value, setValue] = useState("");
   const refresh = () => queryClient.invalidateQueries({ queryKey: tagsKey });
@@ -142,7 +142,7 @@ export function FlagDependencies({ projectId, flag }: { projectId: string; flag:
 
 export function FlagHistory({ flagName }: { flagName: string }) {
   const events = useQuery({
-    queryKey: ["flag-events", flagName],
+    queryKey: keys.flagEvents(flagName),
     queryFn: () => ok(adminApi.events.forFeature({ params: { featureName: flagName }, query: { limit: 25 } })),
   });
   return (

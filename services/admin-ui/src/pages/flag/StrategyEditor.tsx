@@ -4,7 +4,8 @@ import { useId, useState, type FormEvent } from "react";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
 import { toEditable, toVariants, VariantsEditor, weightProblem, type EditableVariant } from "../../components/VariantsEditor.js";
-import { keys, useStrategyChoices } from "../../queries.js";
+import { useStrategyChoices } from "../../queries.js";
+import { keys } from "../../query-keys.js";
 import { cleanConstraints, ConstraintsEditor } from "./ConstraintsEditor.js";
 
 export interface StrategyTarget {

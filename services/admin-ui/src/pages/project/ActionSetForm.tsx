@@ -4,6 +4,7 @@ import { useId, useState, type FormEvent } from "react";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
 import { cleanConstraints, ConstraintsEditor } from "../flag/ConstraintsEditor.js";
+import { keys } from "../../query-keys.js";
 
 interface EditableAction {
   action: ActionName;
@@ -30,7 +31,7 @@ function toPayload(filters: Constraint[]): Record<string, ParameterMatch> {
 /** What an action set can refer to: signal endpoints, service accounts and (the first hundred of) the project's flags. */
 export function useActionSetChoices(projectId: string) {
   return useQuery({
-    queryKey: ["action-set-choices", projectId],
+    queryKey: keys.actionSetChoices(projectId),
     queryFn: async () => {
       const [endpoints, accounts, flags] = await Promise.all([
         ok(adminApi.signalEndpoints.list()),

@@ -6,16 +6,18 @@ import { adminApi, ok } from "../../api.js";
 import { ErrorNote } from "../../components/forms.js";
 import { SwitchableCard } from "../../components/SwitchableCard.js";
 import { ActionSetForm, useActionSetChoices } from "./ActionSetForm.js";
-import type { LoadedProject } from "./FlagsPanel.js";
-
-const actionSetsKey = (projectId: string) => ["action-sets", projectId];
+import type { LoadedProject } from "../../queries.js";
+import { keys } from "../../query-keys.js";
 
 /** The project's action sets: what a signal from an endpoint switches, as which service account. */
 export function ActionSetsPanel({ projectId, project }: { projectId: string; project: LoadedProject }) {
   const queryClient = useQueryClient();
-  const actionSets = useQuery({ queryKey: actionSetsKey(projectId), queryFn: () => ok(adminApi.actions.list({ params: { projectId } })) });
+  const actionSets = useQuery({
+    queryKey: keys.actionSets(projectId),
+    queryFn: () => ok(adminApi.actions.list({ params: { projectId } })),
+  });
   const [editing, setEditing] = useState<ActionSet | "new" | undefined>();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: actionSetsKey(projectId) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: keys.actionSets(projectId) });
   const setEnabled = useMutation({
     mutationFn: ({ id, enabled }: { id: number; enabled: boolean }) =>
       ok(enabled ? adminApi.actions.enable({ params: { projectId, id } }) : adminApi.actions.disable({ params: { projectId, id } })),
@@ -105,7 +107,7 @@ function ActionSetSummary({ projectId, set }: { projectId: string; set: ActionSe
 function RecentRuns({ projectId, id }: { projectId: string; id: number }) {
   const [open, setOpen] = useState(false);
   const runs = useQuery({
-    queryKey: ["action-set-events", projectId, id],
+    queryKey: keys.actionSetEvents(projectId, id),
     queryFn: () => ok(adminApi.actions.events({ params: { projectId, id }, query: { limit: 10, offset: 0 } })),
     enabled: open,
   });

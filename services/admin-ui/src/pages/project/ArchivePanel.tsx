@@ -1,69 +1,64 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { Feature } from "@vexil/contracts";
 import { adminApi, ok } from "../../api.js";
+import { DataTable, type Column } from "../../components/DataTable.js";
 import { ErrorNote } from "../../components/forms.js";
-import { keys } from "../../queries.js";
+import { keys } from "../../query-keys.js";
+import { useResourceList, useResourceMutation } from "../../resource.js";
 
-/** Archived flags: revive them, or delete them for good (asked first: that cannot be undone). */
+/** Archived flags: revive them (off in every environment), or delete them for good (asked first: that cannot be undone). */
 export function ArchivePanel({ projectId }: { projectId: string }) {
-  const queryClient = useQueryClient();
-  const archived = useQuery({
-    queryKey: keys.archive(projectId),
-    queryFn: () => ok(adminApi.features.listArchivedInProject({ params: { projectId } })),
+  const archived = useResourceList({
+    key: keys.archive(projectId),
+    list: () => ok(adminApi.features.listArchivedInProject({ params: { projectId } })),
+    rows: (data) => data.features,
   });
-  const refresh = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: keys.archive(projectId) }),
-      queryClient.invalidateQueries({ queryKey: keys.flags(projectId) }),
-      queryClient.invalidateQueries({ queryKey: keys.project(projectId) }),
-    ]);
-  const revive = useMutation({
-    mutationFn: (featureName: string) => ok(adminApi.features.reviveArchived({ params: { featureName } })),
-    onSuccess: refresh,
+  const shown = [keys.archive(projectId), keys.flags(projectId), keys.project(projectId), keys.flagSearch];
+  const revive = useResourceMutation({
+    mutate: (featureName: string) => ok(adminApi.features.reviveArchived({ params: { featureName } })),
+    invalidates: shown,
+    confirm: (name) => `Revive ${name}? It comes back off in every environment; switch it on where it should be.`,
+    done: (_, name) => `${name} revived, off in every environment`,
   });
-  const remove = useMutation({
-    mutationFn: (featureName: string) => ok(adminApi.features.deleteArchived({ params: { featureName } })),
-    onSuccess: refresh,
+  const remove = useResourceMutation({
+    mutate: (featureName: string) => ok(adminApi.features.deleteArchived({ params: { featureName } })),
+    invalidates: shown,
+    confirm: (name) => `Delete ${name} for good? This cannot be undone.`,
+    done: (_, name) => `${name} deleted`,
   });
-  const flags = archived.data?.features ?? [];
+  const columns: Column<Feature>[] = [
+    { header: "Flag", cell: (flag) => flag.name, sortBy: (flag) => flag.name },
+    {
+      header: "Archived",
+      cell: (flag) => (flag.archivedAt ? new Date(flag.archivedAt).toLocaleString() : "—"),
+      sortBy: (flag) => flag.archivedAt ?? "",
+    },
+    {
+      header: "Actions",
+      actions: true,
+      cell: (flag) => (
+        <>
+          <button type="button" onClick={() => revive.run(flag.name)} disabled={revive.isPending}>
+            Revive {flag.name}
+          </button>
+          <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.run(flag.name)}>
+            Delete {flag.name}
+          </button>
+        </>
+      ),
+    },
+  ];
   return (
     <>
-      <ErrorNote error={archived.error ?? revive.error ?? remove.error} />
-      {archived.data && flags.length === 0 && (
-        <p className="empty">No archived flags. Archiving a flag (on its page) moves it here, from where it can be revived.</p>
-      )}
-      {flags.length > 0 && (
-        <table aria-label="Archived flags">
-          <thead>
-            <tr>
-              <th scope="col">Flag</th>
-              <th scope="col">Archived</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {flags.map((flag) => (
-              <tr key={flag.name}>
-                <td>{flag.name}</td>
-                <td>{flag.archivedAt ? new Date(flag.archivedAt).toLocaleString() : "—"}</td>
-                <td className="actions">
-                  <button type="button" onClick={() => revive.mutate(flag.name)} disabled={revive.isPending}>
-                    Revive {flag.name}
-                  </button>
-                  <button
-                    type="button"
-                    className="danger"
-                    disabled={remove.isPending}
-                    onClick={() => {
-                      if (confirm(`Delete ${flag.name} for good? This cannot be undone.`)) remove.mutate(flag.name);
-                    }}
-                  >
-                    Delete {flag.name}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      <ErrorNote error={archived.query.error ?? revive.error ?? remove.error} />
+      {archived.rows && (
+        <DataTable
+          label="Archived flags"
+          noun="archived flags"
+          columns={columns}
+          rows={archived.rows}
+          rowKey={(flag) => flag.name}
+          empty="No archived flags. Archiving a flag (on its page) moves it here, from where it can be revived."
+        />
       )}
     </>
   );

@@ -1,15 +1,15 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { featureTypeNames, type FeatureType } from "@vexil/contracts";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useLocation } from "wouter";
 import { adminApi, ok } from "../../api.js";
-import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
-import { keys } from "../../queries.js";
-import type { LoadedProject } from "./FlagsPanel.js";
+import { fieldError, ResourceForm, SelectField, TextField } from "../../components/forms.js";
+import { keys } from "../../query-keys.js";
+import { useResourceMutation } from "../../resource.js";
+import type { LoadedProject } from "../../queries.js";
 import { flagPath } from "../../paths.js";
 
 /** Whether a name fits the project's naming pattern, matched whole as the server matches it. */
-function namingFeedback(pattern: string | null | undefined, name: string): string | undefined {
+export function namingFeedback(pattern: string | null | undefined, name: string): string | undefined {
   if (!pattern || name === "") return undefined;
   try {
     return new RegExp(`^${pattern}$`).test(name) ? undefined : `Does not match the project's naming pattern ${pattern}`;
@@ -19,34 +19,36 @@ function namingFeedback(pattern: string | null | undefined, name: string): strin
 }
 
 export function CreateFlag({ projectId, project, onClose }: { projectId: string; project: LoadedProject; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const [name, setName] = useState("");
   const [type, setType] = useState<FeatureType>("release");
   const [description, setDescription] = useState("");
   const [impressionData, setImpressionData] = useState(false);
   const naming = project.overview.featureNaming;
-  const create = useMutation({
-    mutationFn: () =>
+  const create = useResourceMutation({
+    mutate: () =>
       ok(adminApi.features.create({ params: { projectId }, body: { name, type, description: description || null, impressionData } })),
-    onSuccess: async (flag) => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: keys.flags(projectId) }),
-        queryClient.invalidateQueries({ queryKey: keys.project(projectId) }),
-      ]);
-      navigate(flagPath(projectId, flag.name));
-    },
+    invalidates: [keys.flags(projectId), keys.project(projectId), keys.flagSearch],
+    done: (flag) => `Flag ${flag.name} created`,
+    onSuccess: (flag) => navigate(flagPath(projectId, flag.name)),
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
   const nameError = fieldError(create.error, "name") ?? namingFeedback(naming?.pattern, name);
   const limit = project.overview.featureLimit;
   const count = project.overview.featureTypeCounts.reduce((sum, { count }) => sum + count, 0);
   return (
-    <form onSubmit={submit} className="card" aria-labelledby="create-flag-title">
-      <h2 id="create-flag-title">New flag</h2>
+    <ResourceForm
+      title="New flag"
+      submitLabel="Create flag"
+      pending={create.isPending}
+      error={create.error}
+      fields={["name", "description"]}
+      onSubmit={() => create.mutate()}
+      extraActions={
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+      }
+    >
       <div className="row">
         <TextField
           label="Flag name"
@@ -82,15 +84,6 @@ export function CreateFlag({ projectId, project, onClose }: { projectId: string;
           {count} of {limit} flags allowed in this project.
         </p>
       )}
-      <div className="actions">
-        <button type="submit" className="primary" disabled={create.isPending}>
-          Create flag
-        </button>
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-      </div>
-      {create.error && !fieldError(create.error, "name") && !fieldError(create.error, "description") && <ErrorNote error={create.error} />}
-    </form>
+    </ResourceForm>
   );
 }

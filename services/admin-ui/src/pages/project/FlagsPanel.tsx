@@ -3,15 +3,15 @@ import { featureTypeNames, type Feature } from "@vexil/contracts";
 import { useDeferredValue, useState } from "react";
 import { Link } from "wouter";
 import { adminApi, ok } from "../../api.js";
+import { Pager } from "../../components/DataTable.js";
+import { FlagSwitch } from "../../components/FlagSwitch.js";
 import { ErrorNote, SelectField, TextField } from "../../components/forms.js";
+import { LastSeen } from "../../components/LastSeen.js";
 import { useFlagSwitch } from "../../flag-switch.js";
-import { keys, type useProject } from "../../queries.js";
-import { CreateFlag } from "./CreateFlag.js";
 import { changeRequestPath, flagPath } from "../../paths.js";
-
-export type LoadedProject = NonNullable<ReturnType<typeof useProject>["data"]>;
-
-const pageSize = 50;
+import type { LoadedProject } from "../../queries.js";
+import { keys } from "../../query-keys.js";
+import { CreateFlag } from "./CreateFlag.js";
 
 /** The project's flags, searched, filtered and paged by the server so thousands stay quick. */
 export function FlagsPanel({ projectId, project }: { projectId: string; project: LoadedProject }) {
@@ -21,17 +21,31 @@ export function FlagsPanel({ projectId, project }: { projectId: string; project:
   const [state, setState] = useState("");
   const [tag, setTag] = useState("");
   const [page, setPage] = useState(0);
+  const [pageSize, setPageSize] = useState(50);
   const [creating, setCreating] = useState(false);
-  const tags = useQuery({ queryKey: ["tags"], queryFn: () => ok(adminApi.tags.list()), staleTime: 30_000 });
+  const tags = useQuery({ queryKey: keys.tags, queryFn: () => ok(adminApi.tags.list()), staleTime: 30_000 });
   const filters = { query: query || undefined, type: type || undefined, state: state || undefined, tag: tag || undefined };
   const flags = useQuery({
-    queryKey: [...keys.flags(projectId), filters, page],
+    queryKey: [...keys.flags(projectId), filters, page, pageSize],
     queryFn: () =>
       ok(adminApi.features.search({ query: { project: `IS:${projectId}`, ...filters, offset: page * pageSize, limit: pageSize } })),
     placeholderData: (previous) => previous,
   });
   const environments = project.environments;
-  const pages = flags.data ? Math.max(1, Math.ceil(flags.data.total / pageSize)) : 1;
+  const pager = (position: "top" | "bottom") => (
+    <Pager
+      page={page}
+      pageSize={pageSize}
+      total={flags.data?.total ?? 0}
+      noun="flags"
+      onPage={setPage}
+      onPageSize={(size) => {
+        setPageSize(size);
+        setPage(0);
+      }}
+      position={position}
+    />
+  );
   const filter = (set: (value: string) => void) => (value: string) => {
     set(value);
     setPage(0);
@@ -79,43 +93,31 @@ export function FlagsPanel({ projectId, project }: { projectId: string; project:
       )}
       {flags.data && flags.data.total > 0 && (
         <>
-          <table aria-label="Flags" aria-busy={flags.isFetching}>
-            <thead>
-              <tr>
-                <th scope="col">Flag</th>
-                <th scope="col">Type</th>
-                <th scope="col">Lifecycle</th>
-                {environments.map((env) => (
-                  <th scope="col" key={env.name}>
-                    {env.name}
-                    {project.protectedEnvironments.has(env.name) && <span className="badge">change requests</span>}
-                  </th>
+          {pager("top")}
+          <div className="table-scroll" role="region" aria-label="Flags" tabIndex={0}>
+            <table aria-label="Flags" aria-busy={flags.isFetching}>
+              <thead>
+                <tr>
+                  <th scope="col">Flag</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Lifecycle</th>
+                  <th scope="col">Last seen</th>
+                  {environments.map((env) => (
+                    <th scope="col" key={env.name}>
+                      {env.name}
+                      {project.protectedEnvironments.has(env.name) && <span className="badge">change requests</span>}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {flags.data.features.map((flag) => (
+                  <FlagRow key={flag.name} projectId={projectId} project={project} flag={flag} />
                 ))}
-              </tr>
-            </thead>
-            <tbody>
-              {flags.data.features.map((flag) => (
-                <FlagRow key={flag.name} projectId={projectId} project={project} flag={flag} />
-              ))}
-            </tbody>
-          </table>
-          <div className="pager" role="group" aria-label="Pages">
-            <button type="button" onClick={() => setPage(0)} disabled={page === 0}>
-              First
-            </button>
-            <button type="button" onClick={() => setPage(page - 1)} disabled={page === 0}>
-              Previous
-            </button>
-            <span>
-              Page {page + 1} of {pages} · {flags.data.total} flags
-            </span>
-            <button type="button" onClick={() => setPage(page + 1)} disabled={page + 1 >= pages}>
-              Next
-            </button>
-            <button type="button" onClick={() => setPage(pages - 1)} disabled={page + 1 >= pages}>
-              Last
-            </button>
+              </tbody>
+            </table>
           </div>
+          {pager("bottom")}
         </>
       )}
     </>
@@ -141,25 +143,29 @@ function FlagRow({ projectId, project, flag }: { projectId: string; project: Loa
       </td>
       <td>{flag.type}</td>
       <td>{flag.lifecycle?.stage ?? "—"}</td>
+      <td>
+        <LastSeen at={lastSeen(flag)} />
+      </td>
       {project.environments.map((env) => {
         const enabled = flag.environments?.find((e) => e.name === env.name)?.enabled ?? false;
         const protectedEnvironment = project.protectedEnvironments.has(env.name);
         return (
           <td key={env.name}>
-            <input
-              type="checkbox"
-              role="switch"
-              className="switch"
-              aria-label={`${flag.name} in ${env.name}${protectedEnvironment ? " (through a change request)" : ""}`}
-              checked={enabled}
-              disabled={toggle.isPending}
-              onChange={(e) =>
-                toggle.mutate({ projectId, flag: flag.name, environment: env.name, enabled: e.target.checked, protectedEnvironment })
-              }
+            <FlagSwitch
+              target={{ projectId, flag: flag.name, environment: env.name, protectedEnvironment }}
+              enabled={enabled}
+              saving={toggle.isPending}
+              onSwitch={toggle.mutate}
             />
           </td>
         );
       })}
     </tr>
   );
+}
+
+/** When any SDK last reported the flag, in any environment. */
+function lastSeen(flag: Feature): string | null {
+  const times = [flag.lastSeenAt, ...(flag.environments ?? []).map((env) => env.lastSeenAt)].filter((t): t is string => !!t);
+  return times.length === 0 ? null : times.reduce((latest, t) => (t > latest ? t : latest));
 }

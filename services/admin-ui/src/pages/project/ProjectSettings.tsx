@@ -2,8 +2,9 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
-import { keys, useAllEnvironments } from "../../queries.js";
-import type { LoadedProject } from "./FlagsPanel.js";
+import { useAllEnvironments } from "../../queries.js";
+import { keys } from "../../query-keys.js";
+import type { LoadedProject } from "../../queries.js";
 
 type Mode = "open" | "protected" | "private";
 
