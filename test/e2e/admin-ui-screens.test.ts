@@ -16,6 +16,7 @@ import { repoRoot } from "../src/vexil-process.js";
 const globalScreens: Array<[string, string]> = [
   ["/", "Projects"],
   ["/projects", "Projects"],
+  ["/flags", "All flags"],
   ["/account", "Your account"],
   ["/playground", "Playground"],
   ["/segments", "Segments"],

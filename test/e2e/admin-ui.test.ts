@@ -96,7 +96,7 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
     await switchOn(page.getByRole("switch", { name: "Require change requests in production" }));
     await expectAccessible(page, "the project settings");
 
-    await page.getByRole("link", { name: "Flags" }).click();
+    await page.getByRole("link", { name: "Flags", exact: true }).click();
     await page.getByText("No flags yet").waitFor();
     await page.getByRole("button", { name: "New flag" }).click();
     await page.getByLabel("Flag name").fill("NewButton");

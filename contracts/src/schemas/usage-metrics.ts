@@ -11,6 +11,7 @@ export const featureEnvironmentMetricsSchema = z.object({
   no: z.number().int(),
   variants: z.record(z.string(), z.number().int()).optional(),
 });
+export type FeatureEnvironmentMetrics = z.infer<typeof featureEnvironmentMetricsSchema>;
 
 export const featureUsageSchema = z.object({
   version: z.literal(1),

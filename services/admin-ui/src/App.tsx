@@ -25,6 +25,7 @@ const ChangeRequestPage = lazy(() =>
   import("./pages/change-requests/ChangeRequestPage.js").then((m) => ({ default: m.ChangeRequestPage })),
 );
 const PlaygroundPage = lazy(() => import("./pages/playground/PlaygroundPage.js").then((m) => ({ default: m.PlaygroundPage })));
+const FlagsOverviewPage = lazy(() => import("./pages/flags/FlagsOverviewPage.js").then((m) => ({ default: m.FlagsOverviewPage })));
 const FlagPage = lazy(() => import("./pages/flag/FlagPage.js").then((m) => ({ default: m.FlagPage })));
 const ProjectPage = lazy(() => import("./pages/project/ProjectPage.js").then((m) => ({ default: m.ProjectPage })));
 
@@ -42,6 +43,7 @@ export function App() {
           <Route path="/projects/:projectId/features/:flagName" component={FlagPage} />
           <Route path="/projects/:projectId/change-requests/:id" component={ChangeRequestPage} />
           <Route path="/projects/:projectId/:tab?" component={ProjectPage} />
+          <Route path="/flags" component={FlagsOverviewPage} />
           <Route path="/account" component={AccountPage} />
           <Route path="/playground" component={PlaygroundPage} />
           <Route path="/segments" component={SegmentsPage} />

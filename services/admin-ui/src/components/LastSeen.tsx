@@ -1,3 +1,5 @@
+import type { Feature } from "@vexil/contracts";
+
 /** "2 min ago", "3 h ago", "5 days ago": how long since a time, in whole units. */
 export function timeAgo(at: Date, now: Date): string {
   const seconds = Math.max(0, Math.round((now.getTime() - at.getTime()) / 1000));
@@ -19,4 +21,10 @@ export function LastSeen({ at }: { at: string | null | undefined }) {
       {timeAgo(time, new Date())}
     </time>
   );
+}
+
+/** When any SDK last reported the flag, in any environment. */
+export function flagLastSeen(flag: Feature): string | null {
+  const times = [flag.lastSeenAt, ...(flag.environments ?? []).map((env) => env.lastSeenAt)].filter((t): t is string => !!t);
+  return times.length === 0 ? null : times.reduce((latest, t) => (t > latest ? t : latest));
 }

@@ -1,43 +1,13 @@
 import type { CurrentUser } from "@vexil/contracts";
 import { logoutPath } from "@vexil/contracts";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from "react";
 import { Link, useLocation, useRoute } from "wouter";
 import { useLiveUpdates } from "../live-updates.js";
 import { useDefaultPassword } from "../session.js";
+import { navigation } from "./navigation.js";
 import { ThemeToggle } from "./ThemeToggle.js";
 
-/** The navigation, grouped as people look for things; each group is a labelled list. */
-export const navigation: Array<{ group: string; links: Array<[href: string, label: string]> }> = [
-  { group: "Flags", links: [["/flags", "All flags"], ["/playground", "Playground"]] },
-  { group: "Projects", links: [["/projects", "Projects"]] },
-  {
-    group: "Configure",
-    links: [
-      ["/segments", "Segments"],
-      ["/context", "Context fields"],
-      ["/environments", "Environments"],
-      ["/tag-types", "Tag types"],
-      ["/strategies", "Strategy types"],
-      ["/applications", "Applications"],
-    ],
-  },
-  {
-    group: "Access",
-    links: [
-      ["/access/users", "Users"],
-      ["/access/service-accounts", "Service accounts"],
-      ["/access/api-tokens", "API tokens"],
-    ],
-  },
-  {
-    group: "Admin",
-    links: [
-      ["/integrations", "Integrations"],
-      ["/signals", "Signals"],
-      ["/events", "Event log"],
-    ],
-  },
-];
+const CommandMenu = lazy(() => import("./CommandMenu.js"));
 
 function NavLink({ href, children }: { href: string; children: ReactNode }) {
   const [active] = useRoute(`${href}/*?`);
@@ -73,6 +43,20 @@ export function Layout({ me, children }: { me: CurrentUser; children: ReactNode 
     setMenuOpenAt(location);
   }
   useFocusOnRouteChange(location);
+  const [commandsOpen, setCommandsOpen] = useState(false);
+  // The menu is loaded the first time it is asked for, and stays mounted afterwards.
+  const [commandsWanted, setCommandsWanted] = useState(false);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key.toLowerCase() === "k" && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        setCommandsWanted(true);
+        setCommandsOpen((open) => !open);
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
   const who = me.user.name || me.user.username || me.user.email || "API token";
   return (
     <div className="app">
@@ -95,24 +79,40 @@ export function Layout({ me, children }: { me: CurrentUser; children: ReactNode 
         <Link href="/" className="brand">
           Vexil
         </Link>
+        <button
+          type="button"
+          className="command-button"
+          aria-keyshortcuts="Control+K"
+          onClick={() => {
+            setCommandsWanted(true);
+            setCommandsOpen(true);
+          }}
+        >
+          Search <kbd aria-hidden="true">Ctrl K</kbd>
+        </button>
         <div className="top-bar-end">
           <ThemeToggle />
-          <Link href="/account" className="who" aria-label={`Your account (${who})`}>
-            {who}
-          </Link>
+          <span className="who">{who}</span>
+          <NavLink href="/account">Account</NavLink>
           {/* Sign-out is a navigation: the server ends the session and redirects home. */}
           <form method="post" action={logoutPath} onSubmit={closeLiveUpdates}>
             <button type="submit">Sign out</button>
           </form>
         </div>
       </header>
+      {commandsWanted && (
+        <Suspense fallback={null}>
+          <CommandMenu open={commandsOpen} onOpenChange={setCommandsOpen} />
+        </Suspense>
+      )}
       <div className="app-body">
         <nav id="sidebar" aria-label="Main" className={menuOpen ? "sidebar open" : "sidebar"}>
           {navigation.map(({ group, links }) => (
             <div className="nav-group" key={group}>
-              <h2 className="nav-group-title" id={`nav-${group}`}>
+              {/* Not a heading: the screen's own headings stay the only ones with these names. */}
+              <div className="nav-group-title" id={`nav-${group}`}>
                 {group}
-              </h2>
+              </div>
               <ul aria-labelledby={`nav-${group}`}>
                 {links.map(([href, label]) => (
                   <li key={href}>

@@ -8,6 +8,7 @@ import { useProject } from "../../queries.js";
 import { keys } from "../../query-keys.js";
 import { EnvironmentPanel } from "./EnvironmentPanel.js";
 import { FlagDependencies, FlagHistory, FlagTags } from "./FlagDetails.js";
+import { FlagUsage } from "./FlagUsage.js";
 import { flagPath, projectPath } from "../../paths.js";
 
 export function FlagPage() {
@@ -26,6 +27,7 @@ export function FlagPage() {
       {flag.data && project.data && (
         <>
           <FlagHeader projectId={projectId} flag={flag.data} />
+          <FlagUsage flag={flag.data} environments={project.data.environments.map((env) => env.name)} />
           {project.data.environments.map((env) => {
             const environment = flag.data.environments?.find((e) => e.name === env.name) ?? {
               name: env.name,

@@ -6,7 +6,7 @@ import { adminApi, ok } from "../../api.js";
 import { Pager } from "../../components/DataTable.js";
 import { FlagSwitch } from "../../components/FlagSwitch.js";
 import { ErrorNote, SelectField, TextField } from "../../components/forms.js";
-import { LastSeen } from "../../components/LastSeen.js";
+import { flagLastSeen, LastSeen } from "../../components/LastSeen.js";
 import { useFlagSwitch } from "../../flag-switch.js";
 import { changeRequestPath, flagPath } from "../../paths.js";
 import type { LoadedProject } from "../../queries.js";
@@ -99,9 +99,15 @@ export function FlagsPanel({ projectId, project }: { projectId: string; project:
               <thead>
                 <tr>
                   <th scope="col">Flag</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Lifecycle</th>
-                  <th scope="col">Last seen</th>
+                  <th scope="col" className="narrow-hidden">
+                    Type
+                  </th>
+                  <th scope="col" className="narrow-hidden">
+                    Lifecycle
+                  </th>
+                  <th scope="col" className="narrow-hidden">
+                    Last seen
+                  </th>
                   {environments.map((env) => (
                     <th scope="col" key={env.name}>
                       {env.name}
@@ -141,10 +147,10 @@ function FlagRow({ projectId, project, flag }: { projectId: string; project: Loa
           </p>
         )}
       </td>
-      <td>{flag.type}</td>
-      <td>{flag.lifecycle?.stage ?? "—"}</td>
-      <td>
-        <LastSeen at={lastSeen(flag)} />
+      <td className="narrow-hidden">{flag.type}</td>
+      <td className="narrow-hidden">{flag.lifecycle?.stage ?? "—"}</td>
+      <td className="narrow-hidden">
+        <LastSeen at={flagLastSeen(flag)} />
       </td>
       {project.environments.map((env) => {
         const enabled = flag.environments?.find((e) => e.name === env.name)?.enabled ?? false;
@@ -162,10 +168,4 @@ function FlagRow({ projectId, project, flag }: { projectId: string; project: Loa
       })}
     </tr>
   );
-}
-
-/** When any SDK last reported the flag, in any environment. */
-function lastSeen(flag: Feature): string | null {
-  const times = [flag.lastSeenAt, ...(flag.environments ?? []).map((env) => env.lastSeenAt)].filter((t): t is string => !!t);
-  return times.length === 0 ? null : times.reduce((latest, t) => (t > latest ? t : latest));
 }
