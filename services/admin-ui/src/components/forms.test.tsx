@@ -1,7 +1,6 @@
 import { fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { ApiError } from "../api.js";
-import { namingFeedback } from "../pages/project/CreateFlag.js";
 import { errorBesides, fieldError, ResourceForm, TextField } from "./forms.js";
 
 const refused = new ApiError(400, {
@@ -45,14 +44,5 @@ describe("ResourceForm", () => {
     expect(screen.getByRole("alert").textContent).toBe("A flag named checkout already exists");
     expect(errorBesides(refused, ["name"])).toBeUndefined();
     expect(errorBesides(conflict, ["name"])).toBe(conflict);
-  });
-});
-
-describe("namingFeedback", () => {
-  it("matches the whole name against the project's pattern, quiet on an empty name or a broken pattern", () => {
-    expect(namingFeedback("shop-.+", "shop-cart")).toBeUndefined();
-    expect(namingFeedback("shop-.+", "my-shop-cart")).toBe("Does not match the project's naming pattern shop-.+");
-    expect(namingFeedback("shop-.+", "")).toBeUndefined();
-    expect(namingFeedback("(", "x")).toBeUndefined();
   });
 });

@@ -58,11 +58,24 @@ export function ProjectsPage() {
   );
 }
 
+/** A URL-friendly id made from a project name: "Web Shop (EU)" becomes "web-shop-eu". */
+export function projectIdFrom(name: string): string {
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 100);
+}
+
 function CreateProject({ onClose }: { onClose: () => void }) {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
-  const [id, setId] = useState("");
+  // The id follows the name until it is edited by hand.
+  const [typedId, setTypedId] = useState<string>();
   const [name, setName] = useState("");
+  const id = typedId ?? projectIdFrom(name);
   const [description, setDescription] = useState("");
   const [mode, setMode] = useState<"open" | "protected" | "private">("open");
   const create = useMutation({
@@ -93,9 +106,9 @@ function CreateProject({ onClose }: { onClose: () => void }) {
           label="Id"
           required
           value={id}
-          onChange={(e) => setId(e.target.value)}
+          onChange={(e) => setTypedId(e.target.value)}
           error={fieldError(create.error, "id")}
-          hint="Used in URLs and API tokens."
+          hint="Made from the name; used in URLs and API tokens."
         />
         <SelectField
           label="Collaboration mode"

@@ -53,7 +53,7 @@ export const addonProviders: AddonProviderDefinition[] = [
   {
     name: "webhook",
     displayName: "Webhook",
-    description: "A Webhook is a generic way to post messages from Unleash to third party services.",
+    description: "A Webhook is a generic way to post messages from Vexil to third party services.",
     documentationUrl: "https://docs.getunleash.io/integrate/webhook",
     howTo: "Define a webhook that listens for changes and posts them to a third party service.",
     parameters: [

@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
 import { InviteLinks } from "./InviteLinks.js";
+import { useCurrentUser } from "../../session.js";
 import { keys } from "../../query-keys.js";
 
 export function UsersPage() {
@@ -15,6 +16,8 @@ export function UsersPage() {
   });
   const [editing, setEditing] = useState<number | undefined>();
   const roleName = (id: number) => users.data?.rootRoles.find((r) => r.id === id)?.name ?? String(id);
+  const me = useCurrentUser().data?.user.id;
+  const projectRoles = useProjectRoles();
   return (
     <section>
       <h1>Users</h1>
@@ -26,6 +29,7 @@ export function UsersPage() {
             <tr>
               <th scope="col">User</th>
               <th scope="col">Root role</th>
+              <th scope="col">Project roles</th>
               <th scope="col">Last seen</th>
               <th scope="col">Actions</th>
             </tr>
@@ -36,7 +40,7 @@ export function UsersPage() {
               if (editing === user.id) {
                 return (
                   <tr key={user.id}>
-                    <td colSpan={4}>
+                    <td colSpan={5}>
                       <EditUser user={user} label={label} roles={users.data.rootRoles} onDone={() => setEditing(undefined)} />
                     </td>
                   </tr>
@@ -49,21 +53,25 @@ export function UsersPage() {
                     {user.name && <div className="hint">{label}</div>}
                   </td>
                   <td>{user.rootRole === undefined ? "—" : roleName(user.rootRole)}</td>
+                  <td>{projectRoles.data?.get(user.id)?.join("; ") || "—"}</td>
                   <td>{user.seenAt ? new Date(user.seenAt).toLocaleString() : "never"}</td>
                   <td className="actions">
                     <button type="button" onClick={() => setEditing(user.id)} disabled={editing !== undefined}>
                       Edit {label}
                     </button>
-                    <button
-                      type="button"
-                      className="danger"
-                      disabled={remove.isPending}
-                      onClick={() =>
-                        confirm(`Delete ${label}? Their sessions and personal access tokens end too.`) && remove.mutate(user.id)
-                      }
-                    >
-                      Delete {label}
-                    </button>
+                    {/* Your own account is not deleted from here: that would sign you out for good. */}
+                    {user.id !== me && (
+                      <button
+                        type="button"
+                        className="danger"
+                        disabled={remove.isPending}
+                        onClick={() =>
+                          confirm(`Delete ${label}? Their sessions and personal access tokens end too.`) && remove.mutate(user.id)
+                        }
+                      >
+                        Delete {label}
+                      </button>
+                    )}
                   </td>
                 </tr>
               );
@@ -74,6 +82,30 @@ export function UsersPage() {
       <InviteLinks roles={users.data?.rootRoles ?? []} />
     </section>
   );
+}
+
+/** Each user's project roles across every project ("Shop: Owner"), read from each project's access list. */
+function useProjectRoles() {
+  return useQuery({
+    queryKey: [...keys.users, "project-roles"],
+    queryFn: async () => {
+      const { projects } = await ok(adminApi.projects.list());
+      const lists = await Promise.all(
+        projects.map(async (project) => ({
+          project,
+          access: await ok(adminApi.projectAccess.list({ params: { projectId: project.id } })),
+        })),
+      );
+      const roles = new Map<number, string[]>();
+      for (const { project, access } of lists) {
+        for (const user of access.users) {
+          const names = user.roles.map((id) => access.roles.find((r) => r.id === id)?.name ?? String(id)).join(", ");
+          roles.set(user.id, [...(roles.get(user.id) ?? []), `${project.name}: ${names}`]);
+        }
+      }
+      return roles;
+    },
+  });
 }
 
 function CreateUser({ roles }: { roles: { id: number; name: string }[] }) {

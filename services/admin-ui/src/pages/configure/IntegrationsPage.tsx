@@ -182,7 +182,7 @@ function AddonForm({ providers, addon, onDone }: { providers: AddonProviderDefin
             label={p.displayName}
             required={p.required}
             // Sensitive values come back masked; left as they are, the stored value is kept.
-            type={p.sensitive ? "password" : p.type === "url" ? "url" : "text"}
+            type={p.type === "url" ? "url" : p.sensitive ? "password" : "text"}
             autoComplete="off"
             placeholder={p.placeholder}
             hint={p.sensitive && parameters[p.name] === maskedParameterValue ? "Stored; type to replace it." : p.description}

@@ -5,6 +5,7 @@ import { ErrorNote, fieldError, SelectField, TextField } from "../../components/
 import { useAllEnvironments } from "../../queries.js";
 import { keys } from "../../query-keys.js";
 import type { LoadedProject } from "../../queries.js";
+import { ProjectMembers } from "./ProjectMembers.js";
 
 type Mode = "open" | "protected" | "private";
 
@@ -13,6 +14,7 @@ export function ProjectSettings({ projectId, project }: { projectId: string; pro
     <>
       <GeneralSettings projectId={projectId} project={project} />
       <EnvironmentSettings projectId={projectId} project={project} />
+      <ProjectMembers projectId={projectId} />
     </>
   );
 }
