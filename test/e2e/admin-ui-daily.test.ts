@@ -5,11 +5,16 @@
  * the focus and is announced in a toast, the flag page's usage from SDK metrics with its chart, the
  * Ctrl+K command menu, and the flags of every project in one list.
  */
+import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedInPage } from "../src/admin-ui.js";
 import { chromiumAvailable, expectAccessible, hasFocus, launchChromium } from "../src/browser.js";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
+import { repoRoot } from "../src/vexil-process.js";
+
+/** With VEXIL_SCREENSHOTS=1 the light desktop and phone runs in `default` refresh the pictures in docs/. */
+const screenshots = process.env.VEXIL_SCREENSHOTS === "1";
 
 const viewports = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } };
 type Viewport = keyof typeof viewports;
@@ -116,6 +121,9 @@ describe.skipIf(!chromiumAvailable)("the admin UI for daily work", () => {
           .getAttribute("aria-live"),
       ).toBe("polite");
 
+      if (screenshots && project === "default" && theme === "light" && viewport === "phone")
+        await page.screenshot({ path: path.join(repoRoot, "docs/admin-ui-phone-flags.png") });
+
       // The flag page: the SDK's report as a sentence and a chart.
       await page.getByRole("link", { name: flag, exact: true }).click();
       await page.getByRole("heading", { level: 1, name: flag }).waitFor();
@@ -129,7 +137,13 @@ describe.skipIf(!chromiumAvailable)("the admin UI for daily work", () => {
       expect(await usage.getByText("Reported by daily-shop").isVisible()).toBe(true);
       await expectAccessible(page, `the flag page with usage (${theme}, ${viewport})`);
 
-      // Ctrl+K finds the flag from anywhere.
+      // A link on the flag, normalized by the API as Unleash does.
+    const links = page.getByRole("region", { name: "Links" });
+    await links.getByLabel("URL").fill("example.com/issues/42");
+    await links.getByRole("button", { name: "Add link" }).click();
+    await links.getByRole("link", { name: "https://example.com/issues/42" }).waitFor();
+
+    // Ctrl+K finds the flag from anywhere.
       await page.goto(`${vexil.url}/segments`);
       await page.getByRole("heading", { level: 1, name: "Segments" }).waitFor();
       await page.keyboard.press("Control+k");

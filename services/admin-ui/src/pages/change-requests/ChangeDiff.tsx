@@ -29,6 +29,26 @@ function currentPart(
 
 const show = (value: unknown) => JSON.stringify(value, null, 2);
 
+/** The change in words, for its heading (the API's action names are for programs). */
+export const actionLabels: Record<Change["action"], string> = {
+  updateSegment: "Change a segment",
+  deleteSegment: "Delete a segment",
+  updateEnabled: "Turn on or off",
+  addStrategy: "Add a strategy",
+  updateStrategy: "Change a strategy",
+  deleteStrategy: "Delete a strategy",
+  archiveFeature: "Archive the flag",
+  patchVariant: "Change the variants",
+  reorderStrategy: "Reorder the strategies",
+  addDependency: "Add a dependency",
+  deleteDependency: "Remove a dependency",
+};
+
+function heading(change: Change): string {
+  if (change.action === "updateEnabled") return (change.payload as { enabled?: boolean }).enabled ? "Turn on" : "Turn off";
+  return actionLabels[change.action] ?? change.action;
+}
+
 export function ChangeDiff({
   projectId,
   feature,
@@ -56,7 +76,7 @@ export function ChangeDiff({
     : undefined;
   return (
     <div className="change">
-      <h3>{change.action}</h3>
+      <h3>{heading(change)}</h3>
       <div className="diff">
         {before !== undefined && (
           <div>

@@ -82,7 +82,9 @@ export function ChangeRequestPage() {
         <>
           <div className="page-head">
             <h1>
-              Change request #{cr.id} {cr.title && `: ${cr.title}`}
+              {/* The default title repeats the number: show a title only when someone wrote one. */}
+              Change request #{cr.id}
+              {cr.title && cr.title !== `Change request #${cr.id}` && `: ${cr.title}`}
             </h1>
             <span className="badge">{cr.state}</span>
           </div>

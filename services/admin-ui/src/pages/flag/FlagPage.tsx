@@ -2,12 +2,13 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Feature } from "@vexil/contracts";
 import { useState, type FormEvent } from "react";
 import { Link, useLocation, useParams } from "wouter";
-import { adminApi, ok } from "../../api.js";
+import { adminApi, ApiError, ok } from "../../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
 import { useProject } from "../../queries.js";
 import { keys } from "../../query-keys.js";
 import { EnvironmentPanel } from "./EnvironmentPanel.js";
 import { FlagDependencies, FlagHistory, FlagTags } from "./FlagDetails.js";
+import { FlagLinks } from "./FlagLinks.js";
 import { FlagUsage } from "./FlagUsage.js";
 import { flagPath, projectPath } from "../../paths.js";
 
@@ -23,7 +24,22 @@ export function FlagPage() {
       <div className="hint">
         <Link href="/projects">Projects</Link> / <Link href={projectPath(projectId)}>{project.data?.overview.name ?? projectId}</Link> /
       </div>
-      <ErrorNote error={flag.error ?? project.error} />
+      {flag.error instanceof ApiError && flag.error.status === 404 ? (
+        <div className="card" role="alert">
+          <h1>Flag not found</h1>
+          <p>
+            There is no flag {flagName} in {projectId}: it may have been archived, deleted or renamed.
+          </p>
+          <p className="actions">
+            <Link href={projectPath(projectId)}>The project's flags</Link>
+            <Link href={`${projectPath(projectId)}/archive`}>The project's archive</Link>
+            <Link href="/flags">Search every project</Link>
+          </p>
+        </div>
+      ) : (
+        <ErrorNote error={flag.error ?? project.error} />
+      )}
+      {(flag.isPending || project.isPending) && <div className="card skeleton skeleton-page" aria-hidden="true" />}
       {flag.data && project.data && (
         <>
           <FlagHeader projectId={projectId} flag={flag.data} />
@@ -49,6 +65,7 @@ export function FlagPage() {
               />
             );
           })}
+          <FlagLinks projectId={projectId} flag={flag.data} />
           <div className="columns">
             <FlagTags flagName={flagName} />
             <FlagDependencies projectId={projectId} flag={flag.data} />
