@@ -121,6 +121,14 @@ describe.skipIf(!chromiumAvailable)("the admin UI for daily work", () => {
           .getAttribute("aria-live"),
       ).toBe("polite");
 
+      // Bulk: the ticked flags are turned off at once.
+      await page.getByRole("checkbox", { name: `Select ${flag}` }).check();
+      const bulk = page.getByRole("group", { name: "Bulk actions" });
+      await bulk.getByLabel("Environment").selectOption("development");
+      await bulk.getByRole("button", { name: "Turn off" }).click();
+      await page.getByRole("status").filter({ hasText: "1 flag turned off in development" }).waitFor();
+      await expect.poll(() => toggle.isChecked()).toBe(false);
+
       if (screenshots && project === "default" && theme === "light" && viewport === "phone")
         await page.screenshot({ path: path.join(repoRoot, "docs/admin-ui-phone-flags.png") });
 
@@ -138,12 +146,12 @@ describe.skipIf(!chromiumAvailable)("the admin UI for daily work", () => {
       await expectAccessible(page, `the flag page with usage (${theme}, ${viewport})`);
 
       // A link on the flag, normalized by the API as Unleash does.
-    const links = page.getByRole("region", { name: "Links" });
-    await links.getByLabel("URL").fill("example.com/issues/42");
-    await links.getByRole("button", { name: "Add link" }).click();
-    await links.getByRole("link", { name: "https://example.com/issues/42" }).waitFor();
+      const links = page.getByRole("region", { name: "Links" });
+      await links.getByLabel("URL").fill("example.com/issues/42");
+      await links.getByRole("button", { name: "Add link" }).click();
+      await links.getByRole("link", { name: "https://example.com/issues/42" }).waitFor();
 
-    // Ctrl+K finds the flag from anywhere.
+      // Ctrl+K finds the flag from anywhere.
       await page.goto(`${vexil.url}/segments`);
       await page.getByRole("heading", { level: 1, name: "Segments" }).waitFor();
       await page.keyboard.press("Control+k");

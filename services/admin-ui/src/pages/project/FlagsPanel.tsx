@@ -11,6 +11,8 @@ import { useFlagSwitch } from "../../flag-switch.js";
 import { changeRequestPath, flagPath } from "../../paths.js";
 import type { LoadedProject } from "../../queries.js";
 import { keys } from "../../query-keys.js";
+import { useResourceMutation } from "../../resource.js";
+import { BulkActions } from "./BulkActions.js";
 import { CreateFlag } from "./CreateFlag.js";
 
 /** The project's flags, searched, filtered and paged by the server so thousands stay quick. */
@@ -23,6 +25,14 @@ export function FlagsPanel({ projectId, project }: { projectId: string; project:
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState(50);
   const [creating, setCreating] = useState(false);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const select = (flag: string, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(flag);
+      else next.delete(flag);
+      return next;
+    });
   const tags = useQuery({ queryKey: keys.tags, queryFn: () => ok(adminApi.tags.list()), staleTime: 30_000 });
   const filters = { query: query || undefined, type: type || undefined, state: state || undefined, tag: tag || undefined };
   const flags = useQuery({
@@ -85,6 +95,9 @@ export function FlagsPanel({ projectId, project }: { projectId: string; project:
         </button>
       </div>
       {creating && <CreateFlag projectId={projectId} project={project} onClose={() => setCreating(false)} />}
+      {selected.size > 0 && (
+        <BulkActions projectId={projectId} project={project} selected={[...selected]} onDone={() => setSelected(new Set())} />
+      )}
       <ErrorNote error={flags.error} />
       {flags.data && flags.data.total === 0 && (
         <p className="empty">
@@ -98,6 +111,16 @@ export function FlagsPanel({ projectId, project }: { projectId: string; project:
             <table aria-label="Flags" aria-busy={flags.isFetching}>
               <thead>
                 <tr>
+                  <th scope="col">
+                    <input
+                      type="checkbox"
+                      aria-label="Select every flag on this page"
+                      checked={flags.data.features.length > 0 && flags.data.features.every((f) => selected.has(f.name))}
+                      onChange={(e) => {
+                        for (const f of flags.data!.features) select(f.name, e.target.checked);
+                      }}
+                    />
+                  </th>
                   <th scope="col">Flag</th>
                   <th scope="col" className="narrow-hidden">
                     Type
@@ -118,7 +141,14 @@ export function FlagsPanel({ projectId, project }: { projectId: string; project:
               </thead>
               <tbody>
                 {flags.data.features.map((flag) => (
-                  <FlagRow key={flag.name} projectId={projectId} project={project} flag={flag} />
+                  <FlagRow
+                    key={flag.name}
+                    projectId={projectId}
+                    project={project}
+                    flag={flag}
+                    selected={selected.has(flag.name)}
+                    onSelect={(on) => select(flag.name, on)}
+                  />
                 ))}
               </tbody>
             </table>
@@ -130,13 +160,43 @@ export function FlagsPanel({ projectId, project }: { projectId: string; project:
   );
 }
 
-function FlagRow({ projectId, project, flag }: { projectId: string; project: LoadedProject; flag: Feature }) {
+interface FlagRowProps {
+  projectId: string;
+  project: LoadedProject;
+  flag: Feature;
+  selected: boolean;
+  onSelect: (selected: boolean) => void;
+}
+
+function FlagRow({ projectId, project, flag, selected, onSelect }: FlagRowProps) {
   const toggle = useFlagSwitch(projectId);
+  const favourite = useResourceMutation({
+    mutate: (on: boolean) =>
+      ok(
+        on
+          ? adminApi.features.addFavorite({ params: { projectId, featureName: flag.name } })
+          : adminApi.features.removeFavorite({ params: { projectId, featureName: flag.name } }),
+      ),
+    invalidates: [keys.flags(projectId), keys.flagSearch],
+  });
   const failedHere = toggle.error && toggle.variables?.flag === flag.name;
   const requested = toggle.data?.changeRequestId;
   return (
     <tr>
       <td>
+        <input type="checkbox" aria-label={`Select ${flag.name}`} checked={selected} onChange={(e) => onSelect(e.target.checked)} />
+      </td>
+      <td>
+        <button
+          type="button"
+          className="favourite"
+          aria-pressed={flag.favorite ?? false}
+          aria-label={`Favourite ${flag.name}`}
+          disabled={favourite.isPending}
+          onClick={() => favourite.mutate(!flag.favorite)}
+        >
+          {flag.favorite ? "★" : "☆"}
+        </button>{" "}
         <Link href={flagPath(projectId, flag.name)}>{flag.name}</Link>
         {flag.stale && <span className="badge warn">stale</span>}
         {flag.description && <div className="hint">{flag.description}</div>}
