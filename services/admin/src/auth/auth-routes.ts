@@ -1,5 +1,6 @@
 import express, { type Response, type Router } from "express";
 import { authContract, logoutPath } from "@vexil/contracts";
+import { AuthenticationRequired } from "@vexil/errors";
 import { mountContract } from "@vexil/http";
 import { defaultAdminPassword } from "../users/initial-admin.js";
 import type { SignupTokenService } from "../signup-tokens/signup-token-service.js";
@@ -19,7 +20,7 @@ export function authRoutes({
   sessions: SessionService;
   users: UserService;
   signupTokens: SignupTokenService;
-  /** Per-client-address budget of sign-in attempts. */
+  /** Per-client-address budget of sign-in attempts and per-account backoff after failures. */
   loginLimiter: LoginRateLimiter;
   /** Mark the cookie Secure (behind HTTPS). */
   secureCookies: boolean;
@@ -39,7 +40,12 @@ export function authRoutes({
   router.post(authContract.login.path, limitLoginAttempts(loginLimiter));
   mountContract(router, authContract, {
     login: async ({ body, res }) => {
-      const user = await users.verifyLogin(body.username, body.password);
+      await loginLimiter.assertAccountOpen(body.username);
+      const user = await users.verifyLogin(body.username, body.password).catch(async (err: unknown) => {
+        if (err instanceof AuthenticationRequired) await loginLimiter.recordFailure(body.username);
+        throw err;
+      });
+      await loginLimiter.recordSuccess(body.username);
       const { sessionId, expiresAt } = await sessions.start(user._id);
       setSessionCookie(res, sessionId, expiresAt);
       return { status: 200, body: { ...toUserView(user), usesDefaultPassword: body.password === defaultAdminPassword } };

@@ -5,7 +5,7 @@ import type { Actor } from "../access/access-service.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import { resolveRootRole, rootRoleById } from "../roles/root-roles.js";
 import { avatarUrl } from "./avatar.js";
-import { hashPassword, verifyPassword } from "./password.js";
+import { hashPassword, spendPasswordCheck, verifyPassword } from "./password.js";
 import type { PersonalAccessTokenStore } from "./personal-access-token-store.js";
 import type { UserDocument, UserStore } from "./user-store.js";
 
@@ -200,7 +200,10 @@ export class UserService {
   /** Checks a password sign-in; 401 without saying which half was wrong. */
   async verifyLogin(login: string, password: string): Promise<UserDocument> {
     const user = await this.deps.users.findByLogin(login);
-    if (!user?.passwordHash) throw new AuthenticationRequired(invalidLogin);
+    if (!user?.passwordHash) {
+      await spendPasswordCheck(password);
+      throw new AuthenticationRequired(invalidLogin);
+    }
     if (!(await verifyPassword(password, user.passwordHash))) {
       await this.deps.users.update(user._id, { loginAttempts: user.loginAttempts + 1 });
       throw new AuthenticationRequired(invalidLogin);
