@@ -16,7 +16,9 @@ import { startTestSystem, type TestSystem } from "../src/harness.js";
 /** Another origin on the same host: serves whatever page a test puts at a path. */
 async function otherOrigin(host: string) {
   const pages = new Map<string, string>();
+  const referers = new Map<string, string | undefined>();
   const server: Server = createServer((req, res) => {
+    referers.set(req.url ?? "", req.headers.referer);
     const page = pages.get(req.url ?? "");
     res.writeHead(page ? 200 : 404, { "content-type": "text/html" }).end(page ?? "");
   });
@@ -25,6 +27,8 @@ async function otherOrigin(host: string) {
   return {
     url: `http://${host}:${(server.address() as AddressInfo).port}`,
     put: (path: string, html: string) => pages.set(path, html),
+    /** The Referer the last request for `path` carried, once one came. */
+    refererOf: (path: string) => (referers.has(path) ? { referer: referers.get(path) } : undefined),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -156,6 +160,35 @@ describe.skipIf(!chromiumAvailable)("the web's own attacks, in a real browser", 
     await page.locator(".opblock-summary-path").first().waitFor();
     expect(await problems(), "/docs").toEqual([]);
   }, 90_000);
+
+  it("sends the same headers on the UI, /docs, the admin API and the SDK API, and no Referer to other sites", async () => {
+    for (const [path, token] of [
+      ["/", null],
+      ["/docs", null],
+      ["/projects/default", null],
+      ["/api/admin/projects", vexil.tokens.admin],
+      ["/api/client/features", vexil.tokens.client],
+      ["/api/frontend", vexil.tokens.frontend],
+    ] as const) {
+      const res = await vexil.api(path, { token });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("content-security-policy"), path).toContain("frame-ancestors 'none'");
+      expect(res.headers.get("x-frame-options"), path).toBe("DENY");
+      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(res.headers.get("referrer-policy"), path).toBe("same-origin");
+    }
+
+    // A link from a signed-in page to another site: the browser follows it without telling where from.
+    const page = await signedIn("referrer-admin");
+    attacker.put("/landing.html", "<h1>Elsewhere</h1>");
+    await page.evaluate((href) => {
+      const link = Object.assign(document.createElement("a"), { href, textContent: "out" });
+      document.body.append(link);
+      link.click();
+    }, `${attacker.url}/landing.html`);
+    await page.getByRole("heading", { name: "Elsewhere" }).waitFor();
+    expect(attacker.refererOf("/landing.html")).toEqual({ referer: undefined });
+  }, 60_000);
 
   it("refuses to render the signed-in UI inside another site's frame", async () => {
     const page = await signedIn("frame-admin");

@@ -34,7 +34,7 @@ export async function ensureInitialAdmin(
   if (defaultPasswordUserId !== undefined) {
     logger.warn(
       { username },
-      `the admin user "${username}" still has the default password "${defaultAdminPassword}": change it (POST /api/admin/user-admin/${defaultPasswordUserId}/change-password), or set INIT_ADMIN_PASSWORD before the first start`,
+      `the admin user "${username}" still has the default password: change it (POST /api/admin/user-admin/${defaultPasswordUserId}/change-password), or set INIT_ADMIN_PASSWORD before the first start`,
     );
   }
   return { username, createdNow, defaultPasswordUserId };
@@ -54,7 +54,8 @@ export function initialAdminNotice(admin: InitialAdmin | undefined, publicUrl: s
   }
   if (admin.createdNow) return [`Initial admin user created: ${admin.username}, with the password from INIT_ADMIN_PASSWORD.`];
   if (defaultPassword) {
-    return [`WARNING: the admin user ${admin.username} still has the default password ${defaultAdminPassword}.`, ...changeIt];
+    // The password itself only ever reaches the console of the first start; logs are kept and shipped.
+    return [`WARNING: the admin user ${admin.username} still has the default password shown at the first start.`, ...changeIt];
   }
   return [];
 }
