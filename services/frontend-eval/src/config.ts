@@ -12,5 +12,7 @@ export const frontendEvalEnv = platformEnv.extend({
   SDK_STREAMS_LIMIT: z.coerce.number().int().min(1).default(20_000),
   /** SDK streams one API token may keep open here at most; more get 429 with Retry-After. */
   SDK_STREAMS_PER_TOKEN_LIMIT: z.coerce.number().int().min(1).default(10_000),
+  /** New SDK streams started per second at most; a burst waits its turn so polls keep their share of the process. */
+  SDK_STREAMS_ADMIT_PER_SECOND: z.coerce.number().int().min(1).default(1_000),
 });
 export type FrontendEvalConfig = z.infer<typeof frontendEvalEnv>;

@@ -23,7 +23,12 @@ export interface FrontendEvalDeps {
   engines: EnginesWithoutStore;
   /** Origins allowed by default (every one, as in Unleash) when not given. */
   settings: Pick<FrontendEvalConfig, "FRONTEND_API_ENABLED"> &
-    Partial<Pick<FrontendEvalConfig, "SDK_STREAMS_LIMIT" | "SDK_STREAMS_PER_TOKEN_LIMIT" | "UNLEASH_FRONTEND_API_ORIGINS">>;
+    Partial<
+      Pick<
+        FrontendEvalConfig,
+        "SDK_STREAMS_LIMIT" | "SDK_STREAMS_PER_TOKEN_LIMIT" | "SDK_STREAMS_ADMIT_PER_SECOND" | "UNLEASH_FRONTEND_API_ORIGINS"
+      >
+    >;
   logger: Logger;
   /** The process's Prometheus registry. */
   metrics?: Registry;
@@ -48,7 +53,11 @@ export async function createFrontendEvalService({
     holder: snapshots,
     logger: logger.child({ module: "snapshots" }),
   });
-  const streams = new StreamingHub({ maxStreams: settings.SDK_STREAMS_LIMIT, maxStreamsPerToken: settings.SDK_STREAMS_PER_TOKEN_LIMIT });
+  const streams = new StreamingHub({
+    maxStreams: settings.SDK_STREAMS_LIMIT,
+    maxStreamsPerToken: settings.SDK_STREAMS_PER_TOKEN_LIMIT,
+    admitPerSecond: settings.SDK_STREAMS_ADMIT_PER_SECOND,
+  });
   // A revoked, narrowed or expired token loses its open streams at once, not at the next reconnect.
   const tokenChanges = sharedTokens.tokens.onChange(() => streams.revalidate((digest) => sharedTokens.tokens.grantFor(digest)));
   const seen = new SeenFeatures({ bus: engines.bus });

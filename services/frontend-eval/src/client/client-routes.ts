@@ -11,7 +11,7 @@ import type { EnvironmentSnapshot } from "../snapshots/environment-snapshot.js";
 import { environmentFor, eventsInScope, inScope, scopeFor, type FeatureScope } from "../snapshots/scope.js";
 import type { SnapshotHolder } from "../snapshots/snapshot-holder.js";
 import { featuresResponse, inlineSegmentsFor, matchesEtag, preferredCoding } from "./features-response.js";
-import { hydrationJson, type StreamingHub } from "./streaming-hub.js";
+import { sharedHydrationJson, type StreamingHub } from "./streaming-hub.js";
 
 /** The revision an SDK holds, from `If-None-Match: "<revision>"` (delta) or `Last-Event-ID`. */
 export function revisionFrom(value: string | undefined): number | undefined {
@@ -84,14 +84,23 @@ export function clientRoutes({
     }
     const missed = held === undefined ? undefined : snapshots.changesSince(snapshot.environment, held);
     res.type("application/json");
-    res.send(missed === undefined ? hydrationJson(snapshot, scope) : JSON.stringify({ events: eventsInScope(scope, missed) }));
+    res.send(missed === undefined ? sharedHydrationJson(snapshot, scope) : JSON.stringify({ events: eventsInScope(scope, missed) }));
   });
 
-  router.get("/api/client/streaming", (req: Request, res: Response) => {
+  router.get("/api/client/streaming", (req: Request, res: Response, next) => {
     const { snapshot, scope } = requestScope(req);
+    const { environment } = snapshot;
     const held = revisionFrom(req.get("last-event-id"));
-    const missed = held === undefined ? undefined : snapshots.changesSince(snapshot.environment, held);
-    streams.connect(req, res, { snapshot, scope, missed, grant: grantOf(req) });
+    streams.connect(req, res, {
+      environment,
+      scope,
+      grant: grantOf(req),
+      start: () => ({
+        snapshot: snapshots.get(environment),
+        missed: held === undefined ? undefined : snapshots.changesSince(environment, held),
+      }),
+      fail: next,
+    });
   });
 
   mountContract(

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTokenSecret, tokenDigest } from "@vexil/auth";
 import { createMemoryBus } from "@vexil/bus";
 import { createMemoryCache } from "@vexil/cache";
-import { snapshotEnvironmentsKey } from "@vexil/contracts";
+import { snapshotEnvironmentsKey, topics } from "@vexil/contracts";
 import { createHttpApp, listen, withFastRoutes, type RunningServer } from "@vexil/http";
 import { createLogger } from "@vexil/logger";
 import { Registry } from "@vexil/metrics";
@@ -87,5 +87,89 @@ describe("SDK streams are bounded", () => {
     open.shift()!.abort();
     await expect.poll(gauge).toBe("vexil_sdk_streaming_connections 2");
     expect((await stream(one)).status).toBe(200);
+  });
+});
+
+describe("SDK streams are admitted at a bounded rate", () => {
+  const cache = createMemoryCache();
+  const bus = createMemoryBus();
+  const metrics = new Registry();
+  const token = createTokenSecret({ projects: ["*"], environment: "development" });
+  let service: VexilService;
+  let server: RunningServer;
+  const controllers: AbortController[] = [];
+
+  beforeAll(async () => {
+    await publishTokenGrants(cache, bus, [
+      { digest: tokenDigest(token), tokenName: "t", type: "client", environment: "development", projects: ["*"], expiresAt: null },
+    ]);
+    await cache.setJson(snapshotEnvironmentsKey, ["development"]);
+    await writeSnapshot(cache, "development", { revision: 1, features: [clientFeature("a")] });
+    service = await createFrontendEvalService({
+      engines: { cache, bus },
+      // Two at once, then one every 100 ms.
+      settings: { FRONTEND_API_ENABLED: true, SDK_STREAMS_ADMIT_PER_SECOND: 10 },
+      logger,
+      metrics,
+    });
+    await service.start();
+    server = await listen(
+      withFastRoutes(createHttpApp({ logger, routers: [service.router] }), service.fastRoutes ?? [], { logger }),
+      0,
+      "127.0.0.1",
+    );
+  });
+  afterAll(async () => {
+    for (const controller of controllers) controller.abort();
+    await server?.close();
+    await service?.stop();
+  });
+
+  /** Reads a stream until `until` matches what came so far. */
+  async function readUntil(res: Response, until: RegExp): Promise<string> {
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!until.test(text)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    reader.releaseLock();
+    return text;
+  }
+
+  it("queues a burst, counts it against the bounds at once, and starts each from the snapshot current when its turn comes", async () => {
+    const opened = Array.from({ length: 6 }, () => {
+      const controller = new AbortController();
+      controllers.push(controller);
+      return fetch(`${server.url}/api/client/streaming`, { headers: { authorization: token }, signal: controller.signal });
+    });
+    await expect
+      .poll(async () => (await metrics.getSingleMetricAsString("vexil_sdk_streaming_connections")).split("\n").at(-1))
+      .toBe("vexil_sdk_streaming_connections 6");
+    const answeredAtOnce = await Promise.race([Promise.all(opened).then(() => true), new Promise((r) => setTimeout(() => r(false), 50))]);
+    expect(answeredAtOnce).toBe(false);
+
+    // A change while most still wait: those started earlier get it as an update, the rest in their hydration.
+    await writeSnapshot(cache, "development", { revision: 2, features: [clientFeature("a"), clientFeature("b")] });
+    bus.publish(topics.snapshotUpdated.of("development"), {
+      environment: "development",
+      revision: 2,
+      previousRevision: 1,
+      changedFeatures: ["b"],
+    });
+
+    const texts = await Promise.all(
+      opened.map(async (pending) => {
+        const res = await pending;
+        expect(res.status).toBe(200);
+        return readUntil(res, /id: 2\n/);
+      }),
+    );
+    for (const text of texts) {
+      expect(text).toMatch(/event: unleash-connected/);
+      expect(text).toMatch(/id: 2\nevent: unleash-(connected|updated)\ndata: .*"name":"b"/);
+    }
   });
 });

@@ -31,9 +31,41 @@ export function hydrationJson(snapshot: EnvironmentSnapshot, scope: FeatureScope
   return `{"events":[{"eventId":${snapshot.revision},"type":"hydration","features":[${features.join(",")}],"segments":${snapshot.segmentsJson}}]}`;
 }
 
-function sseMessage(id: number, event: string, data: string): string {
-  return `id: ${id}\nevent: ${event}\ndata: ${data}\n\n`;
+/**
+ * The delta API's hydration for a scope, built once per snapshot: every SDK polling with the same
+ * token shares the text.
+ */
+export function sharedHydrationJson(snapshot: EnvironmentSnapshot, scope: FeatureScope, key = scopeKey(scope)): string {
+  const cacheKey = `hydration:${key}`;
+  const kept = snapshot.responses.get(cacheKey);
+  if (typeof kept === "string") return kept;
+  const json = hydrationJson(snapshot, scope);
+  snapshot.keep(cacheKey, json);
+  return json;
 }
+
+function sseMessage(id: number, event: string, data: string): Buffer {
+  return Buffer.from(`id: ${id}\nevent: ${event}\ndata: ${data}\n\n`);
+}
+
+/**
+ * A stream's first message for a scope, encoded once per snapshot: ten thousand streams opened on
+ * one token write the same bytes, held once however slowly each socket drains.
+ */
+function connectedMessage(snapshot: EnvironmentSnapshot, scope: FeatureScope, key: string): Buffer {
+  const cacheKey = `stream-connected:${key}`;
+  const kept = snapshot.responses.get(cacheKey);
+  if (Buffer.isBuffer(kept)) return kept;
+  const message = sseMessage(snapshot.revision, "unleash-connected", sharedHydrationJson(snapshot, scope, key));
+  snapshot.keep(cacheKey, message);
+  return message;
+}
+
+const keepAliveComment = Buffer.from(": keep-alive\n\n");
+const upToDateComment = Buffer.from(": up to date\n\n");
+
+/** What a stream starts from, read when it is admitted (the snapshot may have moved on while it waited). */
+export type StreamStart = () => { snapshot: EnvironmentSnapshot; missed: DeltaEvent[] | undefined };
 
 /**
  * Server-sent events to the SDKs in streaming mode, as Unleash Enterprise sends them: on connect
@@ -47,12 +79,21 @@ function sseMessage(id: number, event: string, data: string): string {
  * Streams are bounded, in total and per token, so that no token holder can grow the process
  * without limit: past a bound a new stream is refused, 429 (that token's) or 503 (all), with
  * `Retry-After`; the streams open are untouched.
+ *
+ * New streams are admitted at a bounded rate (a token bucket): a burst of thousands waits its turn,
+ * unanswered, instead of taking the event loop from the polls. A stream starts from the snapshot
+ * current when it is admitted, and from bytes shared by every stream of its scope.
  */
 export class StreamingHub {
   private readonly byEnvironment = new Map<string, Set<Connection>>();
   private readonly keepAlive: NodeJS.Timeout;
   private open = 0;
   private readonly perToken = new Map<string, number>();
+  /** Streams waiting to be admitted, oldest first; a stream whose client left is skipped. */
+  private readonly waiting: Array<{ connection: Connection; start: () => void }> = [];
+  private admissions: number;
+  private refilledAt: number;
+  private admitTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly options: {
@@ -65,10 +106,26 @@ export class StreamingHub {
       maxStreams?: number;
       /** Streams open at most per token. */
       maxStreamsPerToken?: number;
+      /** New streams admitted per second at most; a burst of a tenth of a second's worth goes at once. */
+      admitPerSecond?: number;
     } = {},
   ) {
     this.keepAlive = setInterval(() => this.broadcastComment(), options.keepAliveMs ?? 15_000);
     this.keepAlive.unref();
+    this.admissions = this.burst;
+    this.refilledAt = this.now();
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  private get admitPerSecond(): number {
+    return this.options.admitPerSecond ?? 1_000;
+  }
+
+  private get burst(): number {
+    return Math.max(1, Math.floor(this.admitPerSecond / 10));
   }
 
   get size(): number {
@@ -79,11 +136,19 @@ export class StreamingHub {
     req: Request,
     res: Response,
     {
-      snapshot,
+      environment,
       scope,
-      missed,
       grant,
-    }: { snapshot: EnvironmentSnapshot; scope: FeatureScope; missed: DeltaEvent[] | undefined; grant: TokenGrant },
+      start,
+      fail,
+    }: {
+      environment: string;
+      scope: FeatureScope;
+      grant: TokenGrant;
+      start: StreamStart;
+      /** Answers the request when it cannot start once admitted (its environment is gone). */
+      fail: (err: unknown) => void;
+    },
   ): void {
     const { maxStreams = 20_000, maxStreamsPerToken = 10_000 } = this.options;
     const tokenStreams = this.perToken.get(grant.digest) ?? 0;
@@ -96,30 +161,76 @@ export class StreamingHub {
     if (this.open >= maxStreams) {
       throw new ServiceUnavailable(`This process has ${this.open} streams open, the most it takes; try again later`, retryAfterSeconds);
     }
-    openEventStream(req, res, this.options.reconnectMs ?? 1000);
-    if (missed === undefined) {
-      res.write(sseMessage(snapshot.revision, "unleash-connected", hydrationJson(snapshot, scope)));
-    } else {
-      const events = eventsInScope(scope, missed);
-      if (events.length > 0) res.write(sseMessage(snapshot.revision, "unleash-updated", JSON.stringify({ events })));
-      else res.write(": up to date\n\n");
-    }
-
+    // Counted from the request on, admitted or still waiting: the bounds hold for the queue too.
     const connection: Connection = { res, scope, scopeKey: scopeKey(scope), grant, grantJson: JSON.stringify(grant), expiry: undefined };
-    let set = this.byEnvironment.get(snapshot.environment);
-    if (!set) this.byEnvironment.set(snapshot.environment, (set = new Set()));
-    set.add(connection);
+    let set = this.byEnvironment.get(environment);
+    if (!set) this.byEnvironment.set(environment, (set = new Set()));
+    const streams = set;
     this.open++;
     this.perToken.set(grant.digest, tokenStreams + 1);
-    this.scheduleExpiry(connection);
     res.on("close", () => {
       clearTimeout(connection.expiry);
-      set.delete(connection);
+      streams.delete(connection);
       this.open--;
       const left = (this.perToken.get(grant.digest) ?? 1) - 1;
       if (left > 0) this.perToken.set(grant.digest, left);
       else this.perToken.delete(grant.digest);
     });
+    this.admit(connection, () => {
+      let begin: ReturnType<StreamStart>;
+      try {
+        begin = start();
+      } catch (err) {
+        fail(err);
+        return;
+      }
+      const { snapshot, missed } = begin;
+      openEventStream(req, res, this.options.reconnectMs ?? 1000);
+      if (missed === undefined) {
+        res.write(connectedMessage(snapshot, scope, connection.scopeKey));
+      } else {
+        const events = eventsInScope(scope, missed);
+        res.write(events.length > 0 ? sseMessage(snapshot.revision, "unleash-updated", JSON.stringify({ events })) : upToDateComment);
+      }
+      streams.add(connection);
+      this.scheduleExpiry(connection);
+    });
+  }
+
+  /** Runs `start` now if the bucket holds an admission and nobody waits before it, else when its turn comes. */
+  private admit(connection: Connection, start: () => void): void {
+    this.refill();
+    if (this.waiting.length === 0 && this.admissions >= 1) {
+      this.admissions--;
+      start();
+      return;
+    }
+    this.waiting.push({ connection, start });
+    this.scheduleAdmissions();
+  }
+
+  private refill(): void {
+    const now = this.now();
+    this.admissions = Math.min(this.burst, this.admissions + ((now - this.refilledAt) * this.admitPerSecond) / 1000);
+    this.refilledAt = now;
+  }
+
+  private scheduleAdmissions(): void {
+    if (this.admitTimer) return;
+    const wait = Math.max(1, Math.ceil(((1 - this.admissions) * 1000) / this.admitPerSecond));
+    this.admitTimer = setTimeout(() => {
+      this.admitTimer = undefined;
+      this.refill();
+      while (this.waiting.length > 0 && this.admissions >= 1) {
+        const next = this.waiting.shift()!;
+        // A client that left while waiting costs nothing more (its close already uncounted it).
+        if (next.connection.res.destroyed || next.connection.res.writableEnded) continue;
+        this.admissions--;
+        next.start();
+      }
+      if (this.waiting.length > 0) this.scheduleAdmissions();
+    }, wait);
+    this.admitTimer.unref();
   }
 
   /**
@@ -131,6 +242,15 @@ export class StreamingHub {
       for (const connection of set) {
         const now = current(connection.grant.digest);
         if (!now || JSON.stringify(now) !== connection.grantJson) this.end(connection);
+      }
+    }
+    // One still waiting has sent nothing yet: dropping it makes the SDK reconnect, and be refused.
+    for (let i = this.waiting.length - 1; i >= 0; i--) {
+      const { connection } = this.waiting[i]!;
+      const now = current(connection.grant.digest);
+      if (!now || JSON.stringify(now) !== connection.grantJson) {
+        this.waiting.splice(i, 1);
+        connection.res.destroy();
       }
     }
   }
@@ -154,7 +274,7 @@ export class StreamingHub {
   publish(snapshot: EnvironmentSnapshot, changes: readonly DeltaEvent[]): void {
     const connections = this.byEnvironment.get(snapshot.environment);
     if (!connections || connections.size === 0 || changes.length === 0) return;
-    const messages = new Map<string, string | null>();
+    const messages = new Map<string, Buffer | null>();
     for (const connection of connections) {
       let message = messages.get(connection.scopeKey);
       if (message === undefined) {
@@ -168,6 +288,8 @@ export class StreamingHub {
 
   close(): void {
     clearInterval(this.keepAlive);
+    clearTimeout(this.admitTimer);
+    for (const { connection } of this.waiting.splice(0)) connection.res.destroy();
     for (const set of this.byEnvironment.values()) {
       for (const connection of set) {
         clearTimeout(connection.expiry);
@@ -178,6 +300,6 @@ export class StreamingHub {
   }
 
   private broadcastComment(): void {
-    for (const set of this.byEnvironment.values()) for (const { res } of set) res.write(": keep-alive\n\n");
+    for (const set of this.byEnvironment.values()) for (const { res } of set) res.write(keepAliveComment);
   }
 }
