@@ -66,7 +66,7 @@ describe("the deployment files", () => {
       name: "MONGODB_URL",
       valueFrom: { secretKeyRef: { name: "vexil-secrets", key: "MONGODB_URL" } },
     });
-    container(files, "frontend-eval").envFrom = [{ configMapRef: { name: "vexil-config" } }];
+    container(files, "frontend-eval").envFrom = [{ configMapRef: { name: "vexil-config" } }, { secretRef: { name: "vexil-secrets" } }];
     const ingest = container(files, "signal-ingest").env.find((v: Doc) => v.name === "NATS_URL");
     delete ingest.valueFrom;
     ingest.value = "nats://nats:4222";
@@ -75,6 +75,9 @@ describe("the deployment files", () => {
     expect(problems).toContain("gateway.yaml: Deployment gateway container gateway is given MONGODB_URL, which gateway does not read");
     expect(problems).toContain(
       "frontend-eval.yaml: Deployment frontend-eval container frontend-eval is given ADDONS_ALLOW_PRIVATE_URLS, which frontend-eval does not read",
+    );
+    expect(problems).toContain(
+      "frontend-eval.yaml: Deployment frontend-eval container frontend-eval is given MONGODB_URL, which frontend-eval does not read",
     );
     expect(problems).toContain(
       "signal-ingest.yaml: Deployment signal-ingest container signal-ingest takes NATS_URL from a literal value: it carries a credential, so it comes from a Secret",

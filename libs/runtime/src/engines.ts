@@ -4,7 +4,7 @@ import type { ReadinessCheck } from "@vexil/http";
 import { eventStreamSubjects } from "@vexil/contracts";
 import type { Logger } from "@vexil/logger";
 import { createEmbeddedEngine, createMongoEngine, type StoreEngine } from "@vexil/store";
-import { storeLocation, type PlatformConfig } from "./platform-config.js";
+import { storeLocation, type PlatformConfig, type StorelessPlatformConfig } from "./platform-config.js";
 
 export async function openStore(config: PlatformConfig, service: string, logger: Logger): Promise<StoreEngine> {
   const { database, dir } = storeLocation(config, service);
@@ -17,7 +17,7 @@ export async function openStore(config: PlatformConfig, service: string, logger:
  * The bus, connected or not: NATS unreachable at start is reached in the background for as long as
  * it takes, so a process started while it is away serves what it can meanwhile (see `connectNatsBus`).
  */
-export async function openBus(config: PlatformConfig, service: string, logger: Logger): Promise<Bus> {
+export async function openBus(config: StorelessPlatformConfig, service: string, logger: Logger): Promise<Bus> {
   if (!config.NATS_URL) return createMemoryBus({ logger: logger.child({ module: "bus" }) });
   const namespace = config.NATS_NAMESPACE;
   const bus = await connectNatsBus({
@@ -47,7 +47,7 @@ export function natsAddress(url: string): { servers: string; user?: string; pass
   return password === "" ? { servers, token: user } : { servers, user, pass: password };
 }
 
-export async function openCache(config: PlatformConfig, logger: Logger): Promise<Cache> {
+export async function openCache(config: StorelessPlatformConfig, logger: Logger): Promise<Cache> {
   if (!config.REDIS_URL) return createMemoryCache();
   return createRedisCache({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, logger: logger.child({ module: "cache" }) });
 }

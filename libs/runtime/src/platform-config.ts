@@ -42,6 +42,10 @@ export const platformEnv = z.object({
 });
 export type PlatformConfig = z.infer<typeof platformEnv>;
 
+/** The platform settings of a service that keeps nothing durable (frontend-eval): no store, so no store setting. */
+export const storelessPlatformEnv = platformEnv.omit({ DATA_DIR: true, MONGODB_URL: true, MONGODB_DATABASE: true });
+export type StorelessPlatformConfig = z.infer<typeof storelessPlatformEnv>;
+
 /** Each service keeps its own database (MongoDB) or its own folder (embedded). */
 export function storeLocation(config: PlatformConfig, service: string) {
   return {

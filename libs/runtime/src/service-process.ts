@@ -4,7 +4,7 @@ import type { Logger } from "@vexil/logger";
 import { createMetricsRegistry, type Registry } from "@vexil/metrics";
 import type { StoreFormat } from "@vexil/store";
 import { engineChecks, openBus, openCache, openStore, type Engines, type EnginesWithoutStore } from "./engines.js";
-import type { PlatformConfig } from "./platform-config.js";
+import type { PlatformConfig, StorelessPlatformConfig } from "./platform-config.js";
 import { onShutdown } from "./shutdown.js";
 import { startWhenReachable } from "./starting-server.js";
 import { openStoreInFormat } from "./store-format.js";
@@ -50,14 +50,19 @@ export async function closeEngines({ bus, cache, ...rest }: Engines | EnginesWit
   if ("store" in rest) await rest.store.close();
 }
 
-type ServiceProcessOptions<C> = { name: string; config: C; logger: Logger } & (
+type ServiceProcessOptions = { name: string; logger: Logger } & (
   | {
+      config: PlatformConfig & { PORT: number };
       create: (engines: Engines, metrics: Registry) => Promise<VexilService>;
       /** The formats of the service's store: it is brought to the current one before `create` runs. */
       storeFormat: StoreFormat;
       store?: true;
     }
-  | { create: (engines: EnginesWithoutStore, metrics: Registry) => Promise<VexilService>; store: false }
+  | {
+      config: StorelessPlatformConfig & { PORT: number };
+      create: (engines: EnginesWithoutStore, metrics: Registry) => Promise<VexilService>;
+      store: false;
+    }
 );
 
 /**
@@ -67,9 +72,7 @@ type ServiceProcessOptions<C> = { name: string; config: C; logger: Logger } & (
  * the current format (see `openStoreInFormat`), start it, serve its router with health and
  * readiness, and on SIGTERM stop in reverse order.
  */
-export async function runServiceProcess<C extends PlatformConfig & { PORT: number }>(
-  options: ServiceProcessOptions<C>,
-): Promise<{ service: VexilService; server: RunningServer }> {
+export async function runServiceProcess(options: ServiceProcessOptions): Promise<{ service: VexilService; server: RunningServer }> {
   const { name, config, logger } = options;
   const starting = startWhenReachable({ name, logger, trustProxy: config.TRUST_PROXY, port: config.PORT });
   let engines: Engines | EnginesWithoutStore | undefined;
@@ -85,7 +88,7 @@ export async function runServiceProcess<C extends PlatformConfig & { PORT: numbe
     starting.startingWith("starting the service");
     service = await options.create(engines, metrics);
   } else {
-    const store = await openStoreInFormat({ starting, config, format: options.storeFormat, logger });
+    const store = await openStoreInFormat({ starting, config: options.config, format: options.storeFormat, logger });
     engines = { store, bus, cache };
     starting.startingWith("starting the service");
     service = await options.create(engines, metrics);

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { envSchemas } from "@vexil/config";
-import { platformEnv } from "@vexil/runtime";
+import { storelessPlatformEnv } from "@vexil/runtime";
 import { frontendApiOriginsEnv } from "./cross-origin.js";
 
-export const frontendEvalEnv = platformEnv.extend({
+/** frontend-eval keeps nothing durable: it reads no store setting (DATA_DIR, MONGODB_URL). */
+export const frontendEvalEnv = storelessPlatformEnv.extend({
   ...frontendApiOriginsEnv.shape,
   PORT: envSchemas.port.default(4244),
   /** When false, /api/frontend answers 404, as Unleash does with the frontend API disabled. */
