@@ -133,6 +133,7 @@ describe.skipIf(!chromiumAvailable)("the admin UI for daily work", () => {
         await page.screenshot({ path: path.join(repoRoot, "docs/admin-ui-phone-flags.png") });
 
       // The flag page: the SDK's report as a sentence and a chart.
+      const flagStarted = performance.now();
       await page.getByRole("link", { name: flag, exact: true }).click();
       await page.getByRole("heading", { level: 1, name: flag }).waitFor();
       const usage = page.getByRole("region", { name: "Usage" });
@@ -142,7 +143,10 @@ describe.skipIf(!chromiumAvailable)("the admin UI for daily work", () => {
         .locator("canvas")
         .first()
         .waitFor();
+      const usageMs = performance.now() - flagStarted;
       expect(await usage.getByText("Reported by daily-shop").isVisible()).toBe(true);
+      if (screenshots && project === "default" && theme === "light")
+        await page.screenshot({ path: path.join(repoRoot, `docs/admin-ui-flag-usage-${viewport}.png`), fullPage: viewport === "desktop" });
       await expectAccessible(page, `the flag page with usage (${theme}, ${viewport})`);
 
       // A link on the flag, normalized by the API as Unleash does.
@@ -154,19 +158,26 @@ describe.skipIf(!chromiumAvailable)("the admin UI for daily work", () => {
       // Ctrl+K finds the flag from anywhere.
       await page.goto(`${vexil.url}/segments`);
       await page.getByRole("heading", { level: 1, name: "Segments" }).waitFor();
+      const menuStarted = performance.now();
       await page.keyboard.press("Control+k");
       const commands = page.getByRole("dialog");
       await commands.getByRole("combobox").fill(flag);
       await commands.getByRole("option", { name: new RegExp(flag) }).waitFor();
+      const menuMs = performance.now() - menuStarted;
       await expectAccessible(page, `the command menu (${theme}, ${viewport})`);
       await page.keyboard.press("Enter");
       await page.getByRole("heading", { level: 1, name: flag }).waitFor();
 
       // Every project's flags in one list, searched by the server.
       await page.goto(`${vexil.url}/flags`);
+      const searchStarted = performance.now();
       await page.getByRole("searchbox", { name: "Search" }).fill(flag);
       const all = page.getByRole("table", { name: "Flags of every project" });
       await all.getByRole("link", { name: flag, exact: true }).waitFor();
+      const searchMs = performance.now() - searchStarted;
+      console.log(
+        `admin-ui daily ${project} ${theme} ${viewport}: flag page → usage shown ${usageMs.toFixed(0)} ms; Ctrl+K → flag found ${menuMs.toFixed(0)} ms; all flags search → row ${searchMs.toFixed(0)} ms`,
+      );
       expect(await all.getByRole("row").count()).toBe(2);
       await expectAccessible(page, `all flags (${theme}, ${viewport})`);
       await page.close();
