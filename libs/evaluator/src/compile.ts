@@ -41,6 +41,18 @@ export interface CompiledSnapshot {
 export const ON_FOR_ALL: CompiledStrategy = { checks: [], variants: undefined, unconditional: true, decides: "everyone" };
 
 export function compileSnapshot(payload: ClientFeaturesPayload): CompiledSnapshot {
+  const steps = compilingSnapshot(payload);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `compileSnapshot` a flag at a time: the generator pauses after each flag it compiles or links,
+ * so that a caller can spread tens of thousands of flags across turns of the event loop.
+ */
+export function* compilingSnapshot(payload: ClientFeaturesPayload): Generator<void, CompiledSnapshot, void> {
   const segments = new Map<number, Segment>();
   for (const segment of payload.segments ?? []) segments.set(segment.id, segment);
 
@@ -49,6 +61,7 @@ export function compileSnapshot(payload: ClientFeaturesPayload): CompiledSnapsho
   for (const feature of payload.features) {
     features.set(feature.name, compileFeature(feature, segments));
     if (feature.dependencies && feature.dependencies.length > 0) dependents.add(feature.name);
+    yield;
   }
 
   // Second pass: parents are resolved once every feature exists. Only one level is allowed.
@@ -63,6 +76,7 @@ export function compileSnapshot(payload: ClientFeaturesPayload): CompiledSnapsho
         variants: dependency.variants && dependency.variants.length > 0 ? new Set(dependency.variants) : undefined,
       };
     });
+    yield;
   }
   return { features };
 }

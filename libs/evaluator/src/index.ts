@@ -1,4 +1,4 @@
-export { compileSnapshot } from "./compile.js";
+export { compileSnapshot, compilingSnapshot } from "./compile.js";
 export type { CompiledDependency, CompiledFeature, CompiledSnapshot, CompiledStrategy } from "./compile.js";
 export { applyDelta } from "./delta.js";
 /** One constraint as a predicate over a context, for callers outside flag evaluation (action filters). */

@@ -56,6 +56,41 @@ describe("EnvironmentSnapshot", () => {
   });
 });
 
+describe("EnvironmentSnapshot.rebuiltInTurns", () => {
+  const flags = Array.from({ length: 200 }, (_, i) =>
+    feature(`f${String(i).padStart(3, "0")}`, i % 3 !== 0, i % 7 === 0 ? { dependencies: [{ feature: "f001", enabled: true }] } : {}),
+  );
+
+  it("builds what a rebuild in one go builds, handing the event loop back between slices", async () => {
+    const held = EnvironmentSnapshot.from(stored(3, flags)).snapshot;
+    let turns = 0;
+    const counting = setInterval(() => turns++, 0);
+    // A slice of 0 ms pauses after every flag.
+    const inTurns = await held.rebuiltInTurns(0).finally(() => clearInterval(counting));
+    expect(turns).toBeGreaterThan(0);
+    const whole = held.rebuilt();
+    expect(inTurns.revision).toBe(3);
+    expect([...inTurns.featureJson]).toEqual([...whole.featureJson]);
+    expect([...inTurns.compiled.features.keys()]).toEqual([...whole.compiled.features.keys()]);
+    for (const { name } of flags) {
+      const context = { userId: "u1" };
+      expect(evaluate(inTurns.compiled, name, context, options)).toEqual(evaluate(whole.compiled, name, context, options));
+    }
+  });
+
+  it("holds the snapshot as it was when asked, whatever is patched into it meanwhile", async () => {
+    const held = EnvironmentSnapshot.from(stored(3, flags)).snapshot;
+    const texts = [...held.featureJson];
+    const rebuilding = held.rebuiltInTurns(0);
+    // A change patches the held snapshot's maps in place while the rebuild is under way.
+    nextSnapshot(held, { revision: 4, features: new Map([["f002", null]]), segments: held.segments });
+    const rebuilt = await rebuilding;
+    expect(rebuilt.revision).toBe(3);
+    expect([...rebuilt.featureJson]).toEqual(texts);
+    expect(rebuilt.compiled.features.has("f002")).toBe(true);
+  });
+});
+
 describe("nextSnapshot (the changed flags only)", () => {
   /** Deterministic pseudo-random numbers, so a failure repeats. */
   function rng(seed: number) {

@@ -1,5 +1,5 @@
 import type { ClientFeature, ClientSegment, DeltaEvent } from "@vexil/contracts";
-import { compileSnapshot, type CompiledFeature, type CompiledSnapshot } from "@vexil/evaluator";
+import { compileSnapshot, compilingSnapshot, type CompiledFeature, type CompiledSnapshot } from "@vexil/evaluator";
 
 /** An environment's flags as the admin stores them: each flag's JSON text by name, in name order. */
 export interface SnapshotTexts {
@@ -67,12 +67,32 @@ export class EnvironmentSnapshot {
    * The same snapshot built again in one pass from its JSON texts. Patched flag by flag, the
    * compiled flags end up scattered across the heap among everything allocated between the
    * changes: at 2,000 flags seeded one by one, an `/api/frontend` answer cost 1.6× the CPU it cost
-   * after a restart, and 1.2–1.5× once built again (test/bench/README.md).
+   * after a restart, and 1.2–1.5× once built again (docs/bench-history/writes-and-cpu-2026-11-26-to-27.md).
    */
   rebuilt(): EnvironmentSnapshot {
-    const segments = JSON.parse(this.segmentsJson) as ClientSegment[];
-    return EnvironmentSnapshot.from({ environment: this.environment, revision: this.revision, features: [...this.featureJson], segments })
-      .snapshot;
+    return runToEnd(this.rebuilding());
+  }
+
+  /**
+   * `rebuilt`, handing the event loop back whenever a slice of the work has run for `sliceMs`: at
+   * 100,000 flags a rebuild in one go held it for seconds, every request waiting meanwhile. What
+   * is read of this snapshot is copied before the first pause, so the changes patched into it
+   * meanwhile (see `nextSnapshot`) are not seen: the result holds this snapshot as it was.
+   */
+  rebuiltInTurns(sliceMs: number): Promise<EnvironmentSnapshot> {
+    return inSlices(this.rebuilding(), sliceMs);
+  }
+
+  private rebuilding(): Generator<void, EnvironmentSnapshot, void> {
+    const texts: SnapshotTexts = {
+      environment: this.environment,
+      revision: this.revision,
+      features: [...this.featureJson],
+      segments: JSON.parse(this.segmentsJson) as ClientSegment[],
+    };
+    return (function* () {
+      return (yield* EnvironmentSnapshot.building(texts)).snapshot;
+    })();
   }
 
   /** A snapshot with the environment and segments of `previous`. */
@@ -103,6 +123,14 @@ export class EnvironmentSnapshot {
    * from `previous`, and says what changed as delta events (all with the new revision as id).
    */
   static from(stored: SnapshotTexts, previous?: EnvironmentSnapshot): { snapshot: EnvironmentSnapshot; changes: DeltaEvent[] } {
+    return runToEnd(EnvironmentSnapshot.building(stored, previous));
+  }
+
+  /** `from` a flag at a time: pauses after each flag it parses or compiles. */
+  private static *building(
+    stored: SnapshotTexts,
+    previous?: EnvironmentSnapshot,
+  ): Generator<void, { snapshot: EnvironmentSnapshot; changes: DeltaEvent[] }, void> {
     const eventId = stored.revision;
     const changes: DeltaEvent[] = [];
     const featureJson = new Map<string, string>();
@@ -123,6 +151,7 @@ export class EnvironmentSnapshot {
         changes.push({ eventId, type: "feature-removed", featureName: old.name, project: old.project });
       }
       changes.push({ eventId, type: "feature-updated", feature });
+      yield;
     }
     for (const [name, old] of previous?.features ?? []) {
       if (!features.has(name)) changes.push({ eventId, type: "feature-removed", featureName: name, project: old.project });
@@ -148,7 +177,7 @@ export class EnvironmentSnapshot {
     const dependants = dependantsOf(features.values());
     const compiled =
       segmentsChanged || !previous
-        ? compileSnapshot({ version: 2, features: [...features.values()], segments: [...segments] })
+        ? yield* compilingSnapshot({ version: 2, features: [...features.values()], segments: [...segments] })
         : recompile(new Map(previous.compiled.features), features, segments, affectedBy(changedNames, dependants), false);
     return {
       snapshot: new EnvironmentSnapshot(
@@ -334,4 +363,24 @@ function recompile(
     if (feature) ordered.set(name, feature);
   }
   return { features: ordered };
+}
+
+function runToEnd<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Runs `steps` to their end, yielding to the event loop whenever a slice has run for `sliceMs`. */
+async function inSlices<T>(steps: Generator<void, T, void>, sliceMs: number): Promise<T> {
+  let sliceStarted = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - sliceStarted >= sliceMs) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStarted = performance.now();
+    }
+  }
 }

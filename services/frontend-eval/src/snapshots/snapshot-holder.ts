@@ -31,6 +31,8 @@ interface History {
 
 /** Patched flags, as a share of an environment's flags, after which its snapshot is built again whole (see `compactLater`). */
 const patchedShareToRebuild = 0.1;
+/** The longest a rebuild holds the event loop at a time, well under what a request may wait. */
+const rebuildSliceMs = 10;
 
 /** Thrown when the cache does not hold a whole snapshot: the admin is asked to write it again. */
 class IncompleteSnapshot extends Error {}
@@ -236,9 +238,12 @@ export class SnapshotHolder {
   /**
    * Once a tenth of an environment's flags have been patched in since it was built whole, builds
    * it again whole when changes pause (see `EnvironmentSnapshot.rebuilt`), so that after seeding
-   * or any run of changes answers cost closer to what they cost after a restart. A rebuild holds
-   * the event loop (about 30 ms at 2,000 flags, 0.3–0.5 s at 50,000), hence the share. The rebuilt
-   * snapshot holds the same flags at the same revision, so no listener hears of it.
+   * or any run of changes answers cost closer to what they cost after a restart. The rebuild runs
+   * in slices of `rebuildSliceMs`, requests answered between them from the held snapshot (in one
+   * go it held the event loop about 30 ms at 2,000 flags, 0.3–0.5 s at 50,000 and seconds at
+   * 100,000); a change swapped in meanwhile makes it stale, so it is dropped and the next pause
+   * starts it again. The rebuilt snapshot holds the same flags at the same revision, so no
+   * listener hears of it.
    */
   private compactLater(environment: string, flagsPatched: number): void {
     const patched = (this.patched.get(environment) ?? 0) + flagsPatched;
@@ -247,20 +252,21 @@ export class SnapshotHolder {
     clearTimeout(this.compactions.get(environment));
     const timer = setTimeout(() => {
       this.compactions.delete(environment);
-      void this.inTurn(environment, () => {
-        const held = this.snapshots.get(environment);
-        if (!held || this.stopped) return;
-        const started = performance.now();
-        this.snapshots.set(environment, held.rebuilt());
-        this.patched.delete(environment);
-        this.deps.logger.debug(
-          { environment, flags: held.featureJson.size, ms: performance.now() - started },
-          "snapshot built again whole",
-        );
-      });
+      void this.rebuild(environment);
     }, this.deps.compactAfterMs ?? 1000);
     timer.unref();
     this.compactions.set(environment, timer);
+  }
+
+  private async rebuild(environment: string): Promise<void> {
+    const held = this.snapshots.get(environment);
+    if (!held || this.stopped) return;
+    const started = performance.now();
+    const rebuilt = await held.rebuiltInTurns(rebuildSliceMs);
+    if (this.stopped || this.snapshots.get(environment) !== held) return;
+    this.snapshots.set(environment, rebuilt);
+    this.patched.delete(environment);
+    this.deps.logger.debug({ environment, flags: rebuilt.featureJson.size, ms: performance.now() - started }, "snapshot built again whole");
   }
 
   /**
