@@ -1,0 +1,177 @@
+/**
+ * `npm run bench:streams`: thousands of SDK streams (`/api/client/streaming`) open at once, in
+ * single mode (`npm start`) and through the gateway in cluster mode (`npm run start:cluster`, its
+ * own NATS and Redis). For each mode: how long the streams took to open and what polls of
+ * `/api/client/features` waited meanwhile, resident memory per open stream, then flag changes and
+ * the time until each change reached every stream (p50, p99, slowest), and streams dropped.
+ * Everything on loopback; the streams are bounded by BENCH_STREAMS and the file-descriptor limit.
+ * It runs the compiled output, as the images do: `npm run build` first.
+ *
+ * Options: BENCH_STREAMS=10000  BENCH_MODES=single,cluster  BENCH_CHANGES=5  BENCH_FLAGS=200
+ *          BENCH_OPEN_CONCURRENCY=500 (streams waiting for their first message at once)
+ */
+import { cpus, loadavg, totalmem } from "node:os";
+import { execFileSync } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
+import { startPrivateNats, startPrivateRedis } from "../src/private-servers.js";
+import { openSdkStreams, type SdkStream } from "../src/sdk-streams.js";
+import { startVexilProcess, type VexilProcess } from "../src/vexil-process.js";
+import { adminOver, benchTokens as tokens, percentile, residentMiB, seedFlags, seedSegments } from "./workload.js";
+
+const streamCount = Number(process.env.BENCH_STREAMS ?? 10_000);
+const modes = (process.env.BENCH_MODES ?? "single,cluster").split(",").filter(Boolean) as Array<"single" | "cluster">;
+const changes = Number(process.env.BENCH_CHANGES ?? 5);
+const flags = Number(process.env.BENCH_FLAGS ?? 200);
+const openConcurrency = Number(process.env.BENCH_OPEN_CONCURRENCY ?? 500);
+
+// Each stream is a socket here and one (single) or two (cluster: gateway and frontend-eval) in the server.
+const fdLimit = Number(execFileSync("sh", ["-c", "ulimit -n"], { encoding: "utf8" }).trim());
+if (streamCount + 1_000 > fdLimit) {
+  throw new Error(
+    `BENCH_STREAMS=${streamCount} needs more than this shell's ${fdLimit} file descriptors (ulimit -n); raise it or open fewer`,
+  );
+}
+
+/** Polls `/api/client/features` one after another until stopped: how long each waited while the streams opened. */
+function pollWhile(url: string) {
+  const latencies: number[] = [];
+  let failed = 0;
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      const started = performance.now();
+      try {
+        const res = await fetch(`${url}/api/client/features`, {
+          headers: { authorization: tokens.client },
+          signal: AbortSignal.timeout(30_000),
+        });
+        await res.arrayBuffer();
+        if (res.ok) latencies.push(performance.now() - started);
+        else failed++;
+      } catch {
+        failed++;
+      }
+      await sleep(100);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await done;
+      return { latencies, failed };
+    },
+  };
+}
+
+async function startMode(mode: "single" | "cluster"): Promise<{ vexil: VexilProcess; dispose(): Promise<void> }> {
+  const env = {
+    LOG_LEVEL: "warn",
+    INIT_ADMIN_API_TOKENS: tokens.admin,
+    INIT_CLIENT_API_TOKENS: tokens.client,
+    INIT_FRONTEND_API_TOKENS: tokens.frontend,
+  };
+  if (mode === "single") {
+    const vexil = await startVexilProcess({ readyTimeoutMs: 240_000, env });
+    return { vexil, dispose: () => vexil.stop() };
+  }
+  const nats = await startPrivateNats();
+  const redis = await startPrivateRedis();
+  const vexil = await startVexilProcess({
+    mode: "cluster",
+    readyTimeoutMs: 240_000,
+    env: {
+      ...env,
+      NATS_URL: nats.url,
+      REDIS_URL: redis.url,
+    },
+  });
+  return {
+    vexil,
+    async dispose() {
+      await vexil.stop();
+      await nats.dispose();
+      await redis.dispose();
+    },
+  };
+}
+
+/** Resident MiB per process: the whole tree in single mode, the gateway and frontend-eval in cluster mode. */
+function memory(mode: "single" | "cluster", vexil: VexilProcess): Record<string, number> {
+  if (mode === "single") return { process: residentMiB(vexil.child.pid!) };
+  return { gateway: residentMiB(vexil.servicePid("gateway")), "frontend-eval": residentMiB(vexil.servicePid("frontend-eval")) };
+}
+
+const rows: string[] = [];
+const loads: number[] = [loadavg()[0]!];
+for (const mode of modes) {
+  const { vexil, dispose } = await startMode(mode);
+  let streams: SdkStream[] = [];
+  try {
+    const { admin } = adminOver(vexil.url, tokens.admin);
+    await seedFlags(admin, 0, flags, await seedSegments(admin));
+    await sleep(2_000); // the seeding's snapshots settle before the memory baseline
+    const before = memory(mode, vexil);
+
+    const polls = pollWhile(vexil.url);
+    const openStarted = performance.now();
+    const opened = await openSdkStreams(vexil.url, tokens.client, streamCount, openConcurrency);
+    const openSeconds = (performance.now() - openStarted) / 1000;
+    const { latencies: pollLatencies, failed: pollsFailed } = await polls.stop();
+    streams = opened.streams;
+    await sleep(2_000);
+    const after = memory(mode, vexil);
+
+    const reach: number[] = [];
+    const slowest: number[] = [];
+    let missed = 0;
+    for (let i = 0; i < changes; i++) {
+      const marker = `"name":"stream-probe-${i}"`;
+      for (const stream of streams) stream.watch(marker);
+      const started = performance.now();
+      await admin.createFeature(`stream-probe-${i}`);
+      const deadline = started + 30_000;
+      const live = streams.filter((s) => s.connectedAt !== undefined && s.droppedAt === undefined);
+      while (live.some((s) => s.seen(marker) === undefined) && performance.now() < deadline) await sleep(5);
+      const times = live
+        .map((s) => s.seen(marker))
+        .filter((t): t is number => t !== undefined)
+        .map((t) => t - started);
+      missed += live.length - times.length;
+      reach.push(...times);
+      slowest.push(Math.max(...times));
+      await sleep(500);
+    }
+    const dropped = streams.filter((s) => s.droppedAt !== undefined).length;
+    loads.push(loadavg()[0]!);
+    const perStream = Object.entries(after)
+      .map(([name, mib]) => `${name} ${(((mib - (before[name] ?? 0)) * 1024) / streamCount).toFixed(1)} KiB`)
+      .join(", ");
+    const resident = Object.entries(after)
+      .map(([name, mib]) => `${name} ${before[name]} → ${mib} MiB`)
+      .join(", ");
+    rows.push(
+      `| ${mode} | ${streamCount - opened.failures.length} of ${streamCount} in ${openSeconds.toFixed(1)} s | ` +
+        `${pollLatencies.length} answered, ${pollsFailed} failed; p99 ${percentile(pollLatencies, 99).toFixed(0)} ms, slowest ${Math.max(...pollLatencies).toFixed(0)} ms | ` +
+        `${resident}; ${perStream} | ` +
+        `p50 ${percentile(reach, 50).toFixed(0)} ms, p99 ${percentile(reach, 99).toFixed(0)} ms, slowest ${Math.max(...slowest).toFixed(0)} ms | ` +
+        `${dropped} dropped, ${missed} changes missed |`,
+    );
+    console.log(rows.at(-1));
+  } finally {
+    for (const stream of streams) stream.close();
+    await dispose();
+  }
+}
+
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`;
+console.log(
+  [
+    "",
+    `${new Date().toISOString()}; ${machine}; ${streamCount} streams on one client token, ${flags} flags, ${changes} changes, ${openConcurrency} opening at once`,
+    `load average (1 min) before and after each mode: ${loads.map((l) => l.toFixed(1)).join(", ")}`,
+    "",
+    "| mode | streams open | polls of /api/client/features while they opened | resident memory before → after; per open stream | a change reaching every stream | dropped |",
+    "|---|---|---|---|---|---|",
+    ...rows,
+  ].join("\n"),
+);
