@@ -72,7 +72,7 @@ export class ReplicaPool {
   /** A request could not reach it: no more traffic until its `/ready` says 200 again. */
   unreachable(replica: Replica, reason: string): void {
     if (replica.ready)
-      this.logger.warn({ service: this.service, replica: replica.url, reason }, "replica unreachable; sending its traffic to the others");
+      this.logger.warn({ surface: this.service, replica: replica.url, reason }, "replica unreachable; sending its traffic to the others");
     this.goOut(replica);
   }
 
@@ -101,9 +101,9 @@ export class ReplicaPool {
     if (ready === replica.ready) return;
     if (ready) {
       replica.ready = true;
-      this.logger.info({ service: this.service, replica: replica.url }, "replica ready; sending it traffic");
+      this.logger.info({ surface: this.service, replica: replica.url }, "replica ready; sending it traffic");
     } else {
-      this.logger.warn({ service: this.service, replica: replica.url }, "replica not ready; sending its traffic to the others");
+      this.logger.warn({ surface: this.service, replica: replica.url }, "replica not ready; sending its traffic to the others");
       this.goOut(replica);
     }
   }
