@@ -24,6 +24,8 @@ describe("ApiTokenService", () => {
   let cache: Cache;
   let events: EventStore;
   let service: ApiTokenService;
+  let unitOfWork: UnitOfWork;
+  let tokens: Awaited<ReturnType<typeof createApiTokenStore>>;
   const now = new Date("2030-01-01T00:00:00.000Z");
 
   beforeAll(async () => {
@@ -35,11 +37,13 @@ describe("ApiTokenService", () => {
     const environments = createEnvironmentStore(engine);
     const projects = await createProjectStore(engine);
     await seedDefaults({ environments, projects }, now);
+    tokens = await createApiTokenStore(engine);
+    unitOfWork = new UnitOfWork(engine, events);
     service = new ApiTokenService({
-      tokens: await createApiTokenStore(engine),
+      tokens,
       environments,
       projects,
-      unitOfWork: new UnitOfWork(engine, events),
+      unitOfWork,
       cache,
       bus,
       localTokens: new TokenSet({ loadAll: async () => [] }),
@@ -97,5 +101,33 @@ describe("ApiTokenService", () => {
     expect(log.map((e) => e.type)).toEqual(["api-token-deleted", "api-token-updated", "api-token-created"]);
     expect(JSON.stringify(log)).not.toContain(token.secret.split(".")[1]);
     await expect(service.updateExpiry(token.secret, "2031-01-01T00:00:00.000Z", systemActor)).rejects.toThrow(/Could not find/);
+  });
+
+  it("reads the token it changes inside the change's transaction, so it sees what that transaction wrote", async () => {
+    const secret = "default:production.within-one-transaction";
+    const doc = {
+      _id: secret,
+      digest: tokenDigest(secret),
+      tokenName: "joined",
+      type: "client" as const,
+      environment: "production",
+      projects: ["default"],
+      expiresAt: null,
+      createdAt: now,
+      seenAt: null,
+      alias: null,
+    };
+    await unitOfWork.run(async (tx) => {
+      await tokens.insert(doc, tx.session);
+      const updated = await service.updateExpiry(secret, "2031-01-01T00:00:00.000Z", systemActor);
+      expect(updated.expiresAt).toBe("2031-01-01T00:00:00.000Z");
+    });
+    expect((await tokens.get(secret))?.expiresAt).toEqual(new Date("2031-01-01T00:00:00.000Z"));
+    await unitOfWork.run(async (tx) => {
+      await tokens.update(secret, { tokenName: "renamed" }, tx.session);
+      await service.delete(secret, systemActor);
+    });
+    expect(await tokens.get(secret)).toBeNull();
+    expect((await events.list({ type: "api-token-deleted" })).events[0]?.preData).toMatchObject({ tokenName: "renamed" });
   });
 });

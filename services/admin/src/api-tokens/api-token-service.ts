@@ -119,7 +119,7 @@ export class ApiTokenService {
 
   async updateExpiry(secret: string, expiresAt: string, actor: Actor): Promise<ApiTokenView> {
     const updated = await this.deps.unitOfWork.run(async (tx) => {
-      const before = await this.deps.tokens.get(secret);
+      const before = await this.deps.tokens.get(secret, tx.session);
       if (!before) throw new NotFoundError("Could not find an API token with that secret");
       const after: ApiTokenDocument = { ...before, expiresAt: new Date(expiresAt) };
       await this.deps.tokens.update(secret, { expiresAt: after.expiresAt }, tx.session);
@@ -139,7 +139,7 @@ export class ApiTokenService {
   /** Revokes a token everywhere; deleting an unknown secret changes nothing, as in Unleash. */
   async delete(secret: string, actor: Actor): Promise<void> {
     const deleted = await this.deps.unitOfWork.run(async (tx) => {
-      const before = await this.deps.tokens.get(secret);
+      const before = await this.deps.tokens.get(secret, tx.session);
       if (!before) return false;
       await this.deps.tokens.delete(secret, tx.session);
       await tx.record({ type: "api-token-deleted", actor, environment: before.environment, preData: describeToken(before) });

@@ -29,7 +29,8 @@ export interface ApiTokenStore {
    * empty database conflict on it and the one that runs again sees the other's token.
    */
   insertFirstAdminToken(token: ApiTokenDocument): Promise<boolean>;
-  get(secret: string): Promise<ApiTokenDocument | null>;
+  /** With a session, as the transaction sees it (a change reads the token it then writes). */
+  get(secret: string, session?: StoreSession): Promise<ApiTokenDocument | null>;
   list(filter?: { tokenName?: string; type?: ApiTokenType }): Promise<ApiTokenDocument[]>;
   update(secret: string, fields: Partial<Pick<ApiTokenDocument, "expiresAt" | "tokenName">>, session?: StoreSession): Promise<boolean>;
   delete(secret: string, session?: StoreSession): Promise<boolean>;
@@ -56,9 +57,9 @@ export async function createApiTokenStore(engine: StoreEngine): Promise<ApiToken
   await tokens.createIndex({ digest: 1 });
 
   /** The tokens with their last use (since store format 1, a token document's own `seenAt` is always null). */
-  const withSeen = async (docs: ApiTokenDocument[]): Promise<ApiTokenDocument[]> => {
+  const withSeen = async (docs: ApiTokenDocument[], session?: StoreSession): Promise<ApiTokenDocument[]> => {
     if (docs.length === 0) return docs;
-    const uses = await seen.find({ _id: { $in: docs.map((doc) => doc.digest) } });
+    const uses = await seen.find({ _id: { $in: docs.map((doc) => doc.digest) } }, { session });
     const byDigest = new Map(uses.map((use) => [use._id, use.seenAt]));
     return docs.map((doc) => ({ ...doc, seenAt: byDigest.get(doc.digest) ?? null }));
   };
@@ -80,9 +81,9 @@ export async function createApiTokenStore(engine: StoreEngine): Promise<ApiToken
         await tokens.insertOne(stored(token), { session });
         return true;
       }),
-    get: async (secret) => {
-      const doc = await tokens.findOne({ _id: secret });
-      return doc ? (await withSeen([doc]))[0]! : null;
+    get: async (secret, session) => {
+      const doc = await tokens.findOne({ _id: secret }, { session });
+      return doc ? (await withSeen([doc], session))[0]! : null;
     },
     list: async (filter = {}) => withSeen(await tokens.find(filter, { sort: { createdAt: 1 } })),
     async update(secret, fields, session) {
