@@ -27,6 +27,20 @@ describe("client contract", () => {
     expect(clientMetricsSchema.safeParse({ appName: "a", bucket: { start: 1, stop: 2, toggles: { f: { yes: -1 } } } }).success).toBe(false);
   });
 
+  it("refuses a variant without a name in metrics, which could not be counted under one", () => {
+    const report = (variants: Record<string, number>) => ({
+      appName: "a",
+      bucket: { start: 1, stop: 2, toggles: { f: { yes: 1, variants } } },
+    });
+    expect(clientMetricsSchema.safeParse(report({ blue: 1, "a.b": 2, $x: 3 })).success).toBe(true);
+    const refused = clientMetricsSchema.safeParse(report({ blue: 1, "": 2 }));
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]).toMatchObject({
+      path: ["bucket", "toggles", "f", "variants", ""],
+      message: "A variant name cannot be empty",
+    });
+  });
+
   it("tells delta events apart by type and refuses unknown ones", () => {
     expect(deltaEventSchema.parse({ eventId: 3, type: "segment-removed", segmentId: 2 })).toEqual({
       eventId: 3,

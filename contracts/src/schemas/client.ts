@@ -106,7 +106,8 @@ export type ClientRegistration = z.infer<typeof clientRegistrationSchema>;
 export const toggleMetricsSchema = z.object({
   yes: z.number().int().nonnegative().optional(),
   no: z.number().int().nonnegative().optional(),
-  variants: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  // Counts are kept per variant name as a field of the hour's document, and a field name cannot be empty.
+  variants: z.record(z.string().min(1, "A variant name cannot be empty"), z.number().int().nonnegative()).optional(),
 });
 
 /** Usage counts the SDKs post every metrics interval. */

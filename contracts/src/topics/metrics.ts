@@ -48,7 +48,7 @@ export const usageCountSchema = z.object({
   hour: z.string().datetime(),
   yes: z.number().int().nonnegative(),
   no: z.number().int().nonnegative(),
-  variants: z.record(z.string(), z.number().int().nonnegative()),
+  variants: z.record(z.string().min(1), z.number().int().nonnegative()),
 });
 export type UsageCount = z.infer<typeof usageCountSchema>;
 

@@ -153,6 +153,19 @@ describe("createHttpApp", () => {
     expect(await fine.json()).toEqual({ name: "Grüße, 旗, 🚩" });
   });
 
+  it("refuses a key holding U+0000 at any depth with 400, and takes U+0000 inside a value", async () => {
+    const res = await post('{"name":"ok","size":1,"meta":{"payload":{"a\\u0000b":1}}}');
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      name: "ValidationError",
+      message: "Invalid body.meta.payload.a\\u0000b: is a key holding U+0000, which cannot be stored",
+      details: [{ path: "body.meta.payload.a\\u0000b", message: "Must be a key without U+0000" }],
+    });
+    const inValue = await post(JSON.stringify({ name: "a\u0000b", size: 1 }));
+    expect(inValue.status).toBe(201);
+    expect(await inValue.json()).toEqual({ name: "a\u0000b" });
+  });
+
   it("answers unknown paths with 404 in the error shape", async () => {
     const res = await fetch(`${running.url}/nowhere`);
     expect(res.status).toBe(404);

@@ -1,6 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
-import { ContentTooLarge, ContentTypeerror, RequestTimeout, ValidationError } from "@vexil/errors";
+import { ContentTooLarge, ContentTypeerror, isVexilError, RequestTimeout, ValidationError } from "@vexil/errors";
 
 /** The spec's "100 kB" default, read in SI units so a 101 kB body is refused however it is counted. */
 export const defaultBodyLimitBytes = 100_000;
@@ -78,30 +78,42 @@ function refuseInvalidUtf8(_req: unknown, _res: unknown, body: Buffer, encoding:
 /** Text with an unpaired UTF-16 surrogate (`"\ud800"` in JSON) is no text: it cannot be stored or sent on. */
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-function findLoneSurrogate(value: unknown, path: string, depth = 0): string | undefined {
-  if (typeof value === "string") return loneSurrogate.test(value) ? path : undefined;
+interface Unstorable {
+  path: string;
+  message: string;
+  rule: string;
+}
+const notText = { message: "contains an unpaired surrogate, which is not text", rule: "Must be well-formed text" };
+const nulInKey = { message: "is a key holding U+0000, which cannot be stored", rule: "Must be a key without U+0000" };
+
+/**
+ * The first string or key no store could keep as sent: an unpaired surrogate anywhere, or U+0000
+ * in a key (MongoDB's field names end at it, so it refuses them; any `z.record` and any free-form
+ * payload would otherwise meet that refusal as a 500, part-way through a change).
+ */
+function findUnstorable(value: unknown, path: string, depth = 0): Unstorable | undefined {
+  if (typeof value === "string") return loneSurrogate.test(value) ? { path, ...notText } : undefined;
   if (depth > 64 || value === null || typeof value !== "object") return undefined;
   for (const [key, item] of Object.entries(value)) {
     const at = `${path}.${key}`;
-    if (loneSurrogate.test(key)) return at;
-    const found = findLoneSurrogate(item, at, depth + 1);
+    if (loneSurrogate.test(key)) return { path: at, ...notText };
+    if (key.includes("\u0000")) return { path: at.replaceAll("\u0000", "\\u0000"), ...nulInKey };
+    const found = findUnstorable(item, at, depth + 1);
     if (found) return found;
   }
   return undefined;
 }
 
 const wellFormedBody: RequestHandler = (req, _res, next) => {
-  const path = findLoneSurrogate(req.body, "body");
-  if (!path) return next();
-  next(
-    new ValidationError(`Invalid ${path}: contains an unpaired surrogate, which is not text`, [
-      { path, message: "Must be well-formed text" },
-    ]),
-  );
+  const found = findUnstorable(req.body, "body");
+  if (!found) return next();
+  next(new ValidationError(`Invalid ${found.path}: ${found.message}`, [{ path: found.path, message: found.rule }]));
 };
 
 /** Turns body-parser failures (chunked bodies over the limit, malformed JSON) into spec errors. */
 export const bodyParserErrors: ErrorRequestHandler = (err, _req, _res, next) => {
+  // Already in the spec's shape (a body the parser read but `wellFormedBody` refused).
+  if (isVexilError(err)) return next(err);
   const type = (err as { type?: string }).type;
   if (type === "entity.too.large") return next(new ContentTooLarge("Request body is larger than accepted"));
   if (type === "entity.parse.failed") return next(new ValidationError("Request body is not valid JSON"));
