@@ -117,4 +117,31 @@ describe("EventStore", () => {
     expect(await retention.prune()).toBe(0);
     expect((await events.list()).total).toBe(2);
   });
+
+  it("reads whatever it hands out by id (latest id, resumes, the publisher's gaps, the outbox) majority-committed", async () => {
+    await write("a");
+    await write("b");
+    const reads: Array<{ collection: string; readConcern: unknown }> = [];
+    const recording: StoreEngine = Object.create(engine, {
+      collection: {
+        value: (name: string) => {
+          const collection = engine.collection(name);
+          const record =
+            (method: "find" | "findOne") =>
+            (filter: object, options: { readConcern?: unknown } = {}) => {
+              reads.push({ collection: name, readConcern: options.readConcern });
+              return collection[method](filter, options);
+            };
+          return Object.assign(Object.create(collection), { find: record("find"), findOne: record("findOne") });
+        },
+      },
+    });
+    const tailed = await EventStore.create(recording, () => now);
+    expect(await tailed.latestId()).toBe(2);
+    expect((await tailed.since(0, 10)).map((event) => event._id)).toEqual([1, 2]);
+    expect((await tailed.between(1, 2)).map((event) => event._id)).toEqual([2]);
+    expect((await tailed.pending(10)).map((event) => event.id)).toEqual(["1", "2"]);
+    expect(reads.map((read) => read.collection)).toEqual(["events", "events", "events", "event_outbox"]);
+    expect(reads.every((read) => read.readConcern === "majority")).toBe(true);
+  });
 });

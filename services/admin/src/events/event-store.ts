@@ -122,19 +122,33 @@ export class EventStore implements OutboxSource {
     return { events, total };
   }
 
+  /*
+   * The reads below hand event ids to the world (a snapshot revision, a stream's event id, a
+   * message id JetStream de-duplicates on) and so read only what a majority of the replica set
+   * holds: an event a failover rolls back is never seen, and the id it had, taken again by the
+   * next event, names one event only.
+   */
+
   /** Id of the newest event; 0 when there is none. */
   async latestId(): Promise<number> {
-    return (await this.events.findOne<Pick<EventDocument, "_id">>({}, { sort: { _id: -1 }, projection: { _id: 1 } }))?._id ?? 0;
+    const newest = await this.events.findOne<Pick<EventDocument, "_id">>(
+      {},
+      { sort: { _id: -1 }, projection: { _id: 1 }, readConcern: "majority" },
+    );
+    return newest?._id ?? 0;
   }
 
   /** Up to `limit` events recorded after the event `after`, oldest first (a live stream resuming). */
   since(after: number, limit: number): Promise<EventDocument[]> {
-    return this.events.find({ _id: { $gt: after } }, { sort: { _id: 1 }, limit });
+    return this.events.find({ _id: { $gt: after } }, { sort: { _id: 1 }, limit, readConcern: "majority" });
   }
 
   /** The events with ids in (after, upTo], oldest first, with what the snapshot publisher needs of them. */
   between(after: number, upTo: number): Promise<Array<Pick<EventDocument, "_id" | "type" | "featureName">>> {
-    return this.events.find({ _id: { $gt: after, $lte: upTo } }, { sort: { _id: 1 }, projection: { _id: 1, type: 1, featureName: 1 } });
+    return this.events.find(
+      { _id: { $gt: after, $lte: upTo } },
+      { sort: { _id: 1 }, projection: { _id: 1, type: 1, featureName: 1 }, readConcern: "majority" },
+    );
   }
 
   /**
@@ -147,7 +161,7 @@ export class EventStore implements OutboxSource {
   }
 
   async pending(limit: number): Promise<OutboxEvent[]> {
-    const docs = await this.outbox.find({}, { sort: { _id: 1 }, limit });
+    const docs = await this.outbox.find({}, { sort: { _id: 1 }, limit, readConcern: "majority" });
     return docs.map((doc) => ({ id: String(doc._id), topic: topics.domainEvents.of(doc.payload.type), payload: doc.payload }));
   }
 

@@ -64,7 +64,8 @@ export async function createSignalStore(engine: StoreEngine): Promise<SignalStor
       return (await signals.deleteMany({ createdAt: { $lt: before }, announced: true })).deletedCount;
     },
     async pending(limit): Promise<OutboxEvent[]> {
-      const docs = await signals.find({ announced: false }, { sort: { _id: 1 }, limit });
+      // Majority: a signal a failover rolls back is never announced, so its id, taken again, names one signal.
+      const docs = await signals.find({ announced: false }, { sort: { _id: 1 }, limit, readConcern: "majority" });
       return docs.map((doc) => ({ id: `signal-${doc._id}`, topic: topics.signalsReceived, payload: toAnnouncement(doc) }));
     },
     async markPublished(ids) {
