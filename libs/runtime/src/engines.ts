@@ -8,9 +8,16 @@ import { storeLocation, type PlatformConfig, type StorelessPlatformConfig } from
 
 export async function openStore(config: PlatformConfig, service: string, logger: Logger): Promise<StoreEngine> {
   const { database, dir } = storeLocation(config, service);
-  return config.MONGODB_URL
-    ? createMongoEngine({ url: config.MONGODB_URL, database })
-    : createEmbeddedEngine({ dir, log: logger.child({ module: "store" }) });
+  if (!config.MONGODB_URL) return createEmbeddedEngine({ dir, log: logger.child({ module: "store" }) });
+  return createMongoEngine({
+    url: config.MONGODB_URL,
+    database,
+    onIndexBuildFailed: ({ collection, index, err }) =>
+      logger.error(
+        { err, collection, index },
+        "an index could not be built; reads it would serve scan meanwhile, and the next start builds it again",
+      ),
+  });
 }
 
 /**

@@ -164,7 +164,9 @@ export interface Collection<T extends BaseDocument> {
    * MongoDB). Index definitions are schema, made at startup, so this takes no session. A unique
    * index over documents that already collide is refused before it is built, with
    * IndexCollisionError naming them. The same keys under a second name, or a name reused for
-   * other keys, are refused with MongoDB's errors (OperationRefusedError 85 and 86).
+   * other keys, are refused with MongoDB's errors (OperationRefusedError 85 and 86). On MongoDB a
+   * unique index is built before this resolves; any other is left building (queries scan until it
+   * is ready), so a long build never holds a start.
    */
   createIndex(keys: IndexKeys, options?: IndexOptions): Promise<string>;
 }

@@ -51,6 +51,8 @@ export interface MongoCollectionContext {
   ownTransaction<R>(fn: (session: ClientSession) => Promise<R>): Promise<R>;
   /** Index names to key patterns, by collection, as listed or created by this engine. */
   indexes: Map<string, Map<string, IndexKeys>>;
+  /** Takes charge of a build the caller does not wait for: its failure is reported, not thrown. */
+  buildInBackground(collection: string, index: string, build: Promise<unknown>): void;
 }
 
 /**
@@ -259,8 +261,13 @@ export class MongoStoreCollection<T extends BaseDocument> implements Collection<
         const collisions = await findCollisions(this.collection, keys, options.partialFilterExpression, collisionsReported);
         if (collisions.length > 0) throw new IndexCollisionError(this.name, name, keys, collisions);
       }
-      await this.collection.createIndex(keys, { ...indexOptions(options), name, commitQuorum: "majority" });
+      const build = this.collection.createIndex(keys, { ...indexOptions(options), name, commitQuorum: "majority" });
       this.knownIndexes().set(name, keys);
+      // A unique index is a rule: nothing may be written until it holds. Any other index only makes
+      // reads faster, and a build over a large collection (or waiting for its commit quorum) can
+      // outlast a startup probe: the process serves meanwhile, reading by scan where it would use it.
+      if (options.unique) await build;
+      else this.context.buildInBackground(this.name, name, build);
       return name;
     });
   }

@@ -1,6 +1,6 @@
 import net from "node:net";
 import { MongoClient } from "mongodb";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { NotReady } from "@vexil/errors";
 import { DuplicateKeyError } from "../errors.js";
 import { indexOptions, MongoStoreCollection, type MongoCollectionContext } from "./collection.js";
@@ -30,6 +30,49 @@ describe("index options sent to the driver", () => {
   });
 });
 
+describe("index builds", () => {
+  /** A driver collection whose builds finish only when the test says so. */
+  const pendingBuilds = () => {
+    const builds: Array<{ keys: unknown; options: Record<string, unknown>; finish: () => void }> = [];
+    const collection = {
+      collectionName: "events",
+      listIndexes: () => ({ toArray: async () => [{ v: 2, name: "_id_", key: { _id: 1 } }] }),
+      aggregate: () => ({ toArray: async () => [] }),
+      createIndex: (keys: unknown, options: Record<string, unknown>) =>
+        new Promise<string>((resolve) => builds.push({ keys, options, finish: () => resolve(options.name as string) })),
+    } as unknown as ConstructorParameters<typeof MongoStoreCollection>[0];
+    const background: Array<{ collection: string; index: string; build: Promise<unknown> }> = [];
+    const context: MongoCollectionContext = {
+      indexes: new Map(),
+      sessionOf: () => undefined,
+      ownTransaction: () => Promise.reject(new Error("not used")),
+      buildInBackground: (name, index, build) => background.push({ collection: name, index, build }),
+    };
+    return { builds, background, events: new MongoStoreCollection(collection, context) };
+  };
+
+  it("does not wait for a non-unique index: the process serves while it builds", async () => {
+    const { builds, background, events } = pendingBuilds();
+    expect(await events.createIndex({ createdAt: 1 })).toBe("createdAt_1");
+    expect(builds).toHaveLength(1);
+    expect(builds[0]!.options).toMatchObject({ name: "createdAt_1", commitQuorum: "majority" });
+    expect(background.map(({ collection, index }) => [collection, index])).toEqual([["events", "createdAt_1"]]);
+    builds[0]!.finish();
+    await background[0]!.build;
+  });
+
+  it("waits for a unique index, a rule nothing may be written before", async () => {
+    const { builds, background, events } = pendingBuilds();
+    let created = false;
+    const creating = events.createIndex({ name: 1 }, { unique: true }).then(() => (created = true));
+    await vi.waitFor(() => expect(builds).toHaveLength(1));
+    expect(created).toBe(false);
+    builds[0]!.finish();
+    await creating;
+    expect(background).toEqual([]);
+  });
+});
+
 describe("insertMany without a session (a transaction of its own)", () => {
   const collision = bulkDuplicate('E11000 duplicate key error collection: db.users index: logins_unique dup key: { logins: "bob" }', {
     _id: 2,
@@ -40,6 +83,7 @@ describe("insertMany without a session (a transaction of its own)", () => {
     indexes: new Map(),
     sessionOf: () => undefined,
     ownTransaction: () => Promise.reject(collision),
+    buildInBackground: () => undefined,
   });
   /** The driver's collection as far as the adapter touches it on this path. */
   const driverCollection = (listed: unknown[], ctx: { listings: number }) =>

@@ -21,6 +21,11 @@ export interface MongoEngineOptions {
   pingTimeoutMs?: number;
   /** How long a transaction may take, its runs again after conflicts included, before StoreBusyError (default 15 s). */
   transactionTimeoutMs?: number;
+  /**
+   * Told when a non-unique index, built while the process serves (`createIndex` does not wait for
+   * it), could not be built; the next start tries again. Default: nobody is told.
+   */
+  onIndexBuildFailed?: (failure: { collection: string; index: string; err: unknown }) => void;
 }
 
 /**
@@ -82,7 +87,20 @@ export async function createMongoEngine(options: MongoEngineOptions): Promise<St
   };
 
   const indexes = new Map<string, Map<string, IndexKeys>>();
-  const context: MongoCollectionContext = { sessionOf, ownTransaction: (fn) => transaction(fn), indexes };
+  let closing = false;
+  const buildInBackground = (collectionName: string, index: string, build: Promise<unknown>) => {
+    build.catch((err: unknown) => {
+      indexes.get(collectionName)?.delete(index);
+      // A build the client stops waiting for at close goes on in the server (MongoDB 4.4+).
+      if (!closing)
+        options.onIndexBuildFailed?.({
+          collection: collectionName,
+          index,
+          err: translateError(err, { collection: collectionName, inTransaction: false }),
+        });
+    });
+  };
+  const context: MongoCollectionContext = { sessionOf, ownTransaction: (fn) => transaction(fn), indexes, buildInBackground };
   const collection = <T extends BaseDocument>(name: string) => new MongoStoreCollection<T>(db.collection(name), context);
   const counters = collection<Counter>("counters");
 
@@ -154,7 +172,10 @@ export async function createMongoEngine(options: MongoEngineOptions): Promise<St
     ping: () => pingDatabase(db, options.pingTimeoutMs ?? 2000),
     writeFailure: () => undefined,
 
-    close: () => client.close(),
+    close: () => {
+      closing = true;
+      return client.close();
+    },
   };
 }
 
