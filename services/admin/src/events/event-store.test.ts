@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
+import { createEmbeddedEngine, type FindOptions, type StoreEngine } from "@vexil/store";
 import { createLogger } from "@vexil/logger";
 import { startRetention } from "@vexil/runtime";
 import { systemActor } from "../access/access-service.js";
@@ -128,7 +128,7 @@ describe("EventStore", () => {
           const collection = engine.collection(name);
           const record =
             (method: "find" | "findOne") =>
-            (filter: object, options: { readConcern?: unknown } = {}) => {
+            (filter: Record<string, unknown>, options: FindOptions = {}) => {
               reads.push({ collection: name, readConcern: options.readConcern });
               return collection[method](filter, options);
             };
