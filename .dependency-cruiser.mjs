@@ -40,6 +40,13 @@ export default {
       },
     },
     {
+      name: "actor-knows-no-http",
+      comment: "Who acts is recorded by every slice, through HTTP or not (jobs, change requests): the Actor module knows no Express.",
+      severity: "error",
+      from: { path: "^services/admin/src/access/actor\\.ts$" },
+      to: { path: "node_modules/(express|@types/express|@ts-rest)/" },
+    },
+    {
       name: "lib-not-to-service",
       comment: "contracts/ and libs/ serve every service and never know one.",
       severity: "error",

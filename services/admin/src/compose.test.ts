@@ -11,7 +11,7 @@ import { createMemoryBus } from "@vexil/bus";
 import { createMemoryCache } from "@vexil/cache";
 import { createLogger } from "@vexil/logger";
 import { createEmbeddedEngine } from "@vexil/store";
-import type { Actor } from "./access/access-service.js";
+import type { Actor } from "./access/actor.js";
 import { createAdminDeps, type AdminDeps, type AdminSettings } from "./compose/index.js";
 import { testSecretBox } from "./secrets/secrets.fixture.js";
 import { createAdminService } from "./service.js";

@@ -14,7 +14,7 @@ import { NameExistsError } from "@vexil/errors";
 import { createLogger } from "@vexil/logger";
 import type { StoreEngine, StoreSession } from "@vexil/store";
 import { testEngineKinds } from "@vexil/store/testing";
-import type { Actor } from "./access/access-service.js";
+import type { Actor } from "./access/actor.js";
 import { seededToken } from "./api-tokens/api-token-seeding.js";
 import { createApiTokenStore } from "./api-tokens/api-token-store.js";
 import type { ChangeRequestDocument } from "./change-requests/change-request-model.js";

@@ -1,6 +1,6 @@
 import type { ActionSet, ActionSetEvent, ActionSetInput } from "@vexil/contracts";
 import { NotFoundError, ValidationError } from "@vexil/errors";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import { assertValidConstraints } from "../constraints/constraint-validation.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import type { SignalLimits } from "../signals/signal-limits.js";

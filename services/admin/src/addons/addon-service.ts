@@ -8,7 +8,7 @@ import type {
   IntegrationEventsQuery,
 } from "@vexil/contracts";
 import { NotFoundError } from "@vexil/errors";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { addonProviders } from "./addon-providers.js";
 import type { AddonDocument, AddonStore } from "./addon-store.js";

@@ -8,7 +8,7 @@ import { createMemoryCache, type Cache } from "@vexil/cache";
 import { tokenGrantsKey, topics } from "@vexil/contracts";
 import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
 import { z } from "zod";
-import { systemActor } from "../access/access-service.js";
+import { systemActor } from "../access/actor.js";
 import { seedDefaults } from "../bootstrap/seed-defaults.js";
 import { createEnvironmentStore } from "../environments/environment-store.js";
 import { EventStore } from "../events/event-store.js";

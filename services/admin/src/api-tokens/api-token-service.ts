@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError } from "@vexil/errors";
 import type { Logger } from "@vexil/logger";
 import { tokenGrantsKey, topics } from "@vexil/contracts";
 import { publishTokenGrants } from "@vexil/runtime";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { EnvironmentStore } from "../environments/environment-store.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import type { ProjectStore } from "../projects/project-store.js";

@@ -7,7 +7,7 @@
  */
 import type { ChangeRequestChange, Constraint, FeatureVariant, StrategyFields } from "@vexil/contracts";
 import { ValidationError, VexilError } from "@vexil/errors";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { ConstraintValidator } from "../constraints/constraint-validation.js";
 import {
   environmentOf,

@@ -5,7 +5,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ChangeRequestConfigInput, ChangeRequestEnvironmentConfig, StrategyFields } from "@vexil/contracts";
 import { NotFoundError } from "@vexil/errors";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { environmentOf, type FeatureDocument } from "../features/feature-model.js";
 import { canonicalJson, ChangeRequestForbidden } from "./change-request-rules.js";

@@ -1,5 +1,5 @@
 import type { EventType } from "@vexil/contracts";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { Transaction } from "../events/unit-of-work.js";
 import type { ChangeRequestDocument } from "./change-request-model.js";
 

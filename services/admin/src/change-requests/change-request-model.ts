@@ -1,5 +1,5 @@
 import type { ChangeRequestAction, ChangeRequestState } from "@vexil/contracts";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 
 /** Who proposed, reviewed or commented, as change requests show people. */
 export interface Person {

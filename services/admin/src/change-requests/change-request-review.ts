@@ -6,7 +6,7 @@
  */
 import type { ChangeRequest, ChangeRequestChange, ChangeRequestStateInput } from "@vexil/contracts";
 import { ValidationError } from "@vexil/errors";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { handlerOf, type ActionTable } from "./change-request-actions.js";
 import type { ChangeRequestConfig } from "./change-request-config.js";

@@ -1,7 +1,8 @@
 import express, { type Request, type Router } from "express";
 import { adminContract, type ChangeRequestStateInput } from "@vexil/contracts";
 import { mountContract } from "@vexil/http";
-import type { AccessService, Actor } from "../access/access-service.js";
+import type { AccessService } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import { permissions, type Permission } from "../access/permissions.js";
 import type { ChangeRequestConfig } from "./change-request-config.js";
 import type { ChangeRequestReview } from "./change-request-review.js";

@@ -5,7 +5,7 @@
  */
 import type { ChangeRequest, ChangeRequestChange, ChangeRequestState } from "@vexil/contracts";
 import { NotFoundError, ValidationError } from "@vexil/errors";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import type { ProposedStrategy } from "../segments/segment-service.js";
 import { baseOf, validateProposal, type ActionPorts, type ActionTable } from "./change-request-actions.js";

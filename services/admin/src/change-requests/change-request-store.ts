@@ -1,7 +1,7 @@
 import type { ChangeRequestState } from "@vexil/contracts";
 import { NameExistsError, NotFoundError } from "@vexil/errors";
 import { DuplicateKeyError, type Collection, type StoreEngine, type StoreSession } from "@vexil/store";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import {
   personOf,
   type ChangeRequestDocument,

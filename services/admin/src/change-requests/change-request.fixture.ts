@@ -1,5 +1,5 @@
 import { NotFoundError } from "@vexil/errors";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import { startFeatureSlice } from "../features/feature-slice.fixture.js";
 import { changeActions, type ActionPorts } from "./change-request-actions.js";
 import { ChangeRequestConfig } from "./change-request-config.js";

@@ -8,7 +8,7 @@ import type {
   UpdateApplication,
 } from "@vexil/contracts";
 import { NotFoundError } from "@vexil/errors";
-import { systemActor, type Actor } from "../access/access-service.js";
+import { systemActor, type Actor } from "../access/actor.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import type { ClientApplicationDocument, ClientApplicationStore } from "./client-application-store.js";
 

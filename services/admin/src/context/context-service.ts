@@ -1,7 +1,7 @@
 import type { ContextField, UpsertContextFieldBody } from "@vexil/contracts";
 import { NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
 import { DuplicateKeyError } from "@vexil/store";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { LegalValues } from "../constraints/constraint-validation.js";
 import { strategyUses, usageCounts, type FeatureReader } from "../features/strategy-usage.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";

@@ -1,6 +1,6 @@
 import { NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
 import type { StoreSession } from "@vexil/store";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { assertUrlFriendly } from "../features/feature-naming.js";
 import type { EnvironmentDocument, EnvironmentStore } from "./environment-store.js";

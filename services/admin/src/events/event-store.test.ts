@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createEmbeddedEngine, type FindOptions, type StoreEngine } from "@vexil/store";
 import { createLogger } from "@vexil/logger";
 import { startRetention } from "@vexil/runtime";
-import { systemActor } from "../access/access-service.js";
+import { systemActor } from "../access/actor.js";
 import { EventStore } from "./event-store.js";
 import { UnitOfWork } from "./unit-of-work.js";
 

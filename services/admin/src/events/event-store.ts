@@ -1,7 +1,7 @@
 import { topics, type EventType } from "@vexil/contracts";
 import type { OutboxEvent, OutboxSource } from "@vexil/bus";
 import type { Collection, StoreEngine, StoreSession } from "@vexil/store";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 
 export interface EventTag {
   type: string;

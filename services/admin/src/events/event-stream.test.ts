@@ -6,7 +6,7 @@ import path from "node:path";
 import express from "express";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
-import { systemActor } from "../access/access-service.js";
+import { systemActor } from "../access/actor.js";
 import { EventStore } from "./event-store.js";
 import { EventStreamHub, lastEventIdFrom, type EventStreamOptions } from "./event-stream.js";
 import { UnitOfWork } from "./unit-of-work.js";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createNatsBus, namespacedBus, startOutboxRelay, type Bus, type EventMessage, type OutboxSource } from "@vexil/bus";
 import { topics } from "@vexil/contracts";
 import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
-import { systemActor } from "../access/access-service.js";
+import { systemActor } from "../access/actor.js";
 import { EventStore } from "./event-store.js";
 import { UnitOfWork } from "./unit-of-work.js";
 

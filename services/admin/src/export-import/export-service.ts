@@ -1,6 +1,6 @@
 import type { ContextField, ExportQuery, ExportResult, Segment, Tag, TagType } from "@vexil/contracts";
 import { ValidationError } from "@vexil/errors";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { environmentOf, type FeatureDocument, type FeatureStrategyDocument } from "../features/feature-model.js";
 import { sortStrategies } from "../features/feature-response.js";

@@ -15,7 +15,7 @@ import type {
 } from "@vexil/contracts";
 import { VARIANT_WEIGHT_TOTAL } from "@vexil/contracts";
 import { ValidationError } from "@vexil/errors";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import { dependencyProblem } from "../feature-dependencies/dependency-rules.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import { environmentOf, type FeatureDocument, type FeatureStrategyDocument } from "../features/feature-model.js";

@@ -1,6 +1,6 @@
 import type { AddDependencyBody, ValidateArchiveResponse } from "@vexil/contracts";
 import { NotFoundError, ValidationError } from "@vexil/errors";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import type { FeatureDocument } from "../features/feature-model.js";
 import type { DependencyFlags } from "./dependency-flags.js";

@@ -26,7 +26,7 @@ import { randomUUID } from "node:crypto";
 import type { Feature, FeatureType, FlagLink, JsonPatchItem, Tag } from "@vexil/contracts";
 import { NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
 import type { StoreSession } from "@vexil/store";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import { avatarUrl } from "../users/avatar.js";
 import { assertMatchesNaming, assertUrlFriendly } from "./feature-naming.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { NotFoundError } from "@vexil/errors";
 import { createEmbeddedEngine } from "@vexil/store";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import { EventStore } from "../events/event-store.js";
 import { UnitOfWork } from "../events/unit-of-work.js";
 import type { FeatureDocument, FeatureStrategyDocument } from "./feature-model.js";

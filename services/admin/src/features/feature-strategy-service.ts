@@ -16,7 +16,7 @@ import {
   type StrategyVariant,
 } from "@vexil/contracts";
 import { NotFoundError, ValidationError } from "@vexil/errors";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { ConstraintValidator } from "../constraints/constraint-validation.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { environmentOf, type FeatureDocument, type FeatureEnvironmentDocument, type FeatureStrategyDocument } from "./feature-model.js";

@@ -1,4 +1,4 @@
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { Transaction } from "../events/unit-of-work.js";
 import type { FeatureDocument } from "./feature-model.js";
 import type { FeatureMutation } from "./feature-store.js";

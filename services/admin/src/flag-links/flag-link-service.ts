@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { FlagLink, FlagLinkBody } from "@vexil/contracts";
 import { NotFoundError, OperationDeniedError, ValidationError } from "@vexil/errors";
 import normalizeUrl from "normalize-url";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import type { FeatureReader } from "../features/strategy-usage.js";
 import type { FlagLinkDocument, FlagLinkStore } from "./flag-link-store.js";

@@ -1,6 +1,6 @@
 import type { CompleteLifecycleBody, LifecycleStageEntry } from "@vexil/contracts";
-import type { Actor } from "../access/access-service.js";
-import { systemActor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
+import { systemActor } from "../access/actor.js";
 import type { EventDocument } from "../events/event-store.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { environmentOf, type FeatureDocument, type LifecycleEntry } from "../features/feature-model.js";

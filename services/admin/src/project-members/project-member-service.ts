@@ -7,7 +7,7 @@
 import type { Principal } from "@vexil/auth";
 import { projectRoleIds } from "@vexil/contracts";
 import { NotFoundError, ValidationError } from "@vexil/errors";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import { permissions } from "../access/permissions.js";
 import { ChangeRequestForbidden } from "../change-requests/change-request-rules.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";

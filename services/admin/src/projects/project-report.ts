@@ -2,7 +2,7 @@ import type { Feature, HealthReport, ProjectOverview, ProjectSummary } from "@ve
 import type { EnvironmentStore } from "../environments/environment-store.js";
 import type { EventStore } from "../events/event-store.js";
 import type { FeatureDocument } from "../features/feature-model.js";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import { healthOf, recentProjectEvents, statisticsOf } from "./project-health.js";
 import type { ProjectService } from "./project-service.js";
 

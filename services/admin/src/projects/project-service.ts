@@ -1,7 +1,7 @@
 import type { FeatureNamingPattern, ProjectEnvironment, ProjectMode, StrategyFields } from "@vexil/contracts";
 import { NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
 import type { StoreSession } from "@vexil/store";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { EnvironmentStore } from "../environments/environment-store.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import type { EnvironmentView } from "../features/feature-response.js";

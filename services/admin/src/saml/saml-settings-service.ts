@@ -1,5 +1,5 @@
 import type { SamlSettings } from "@vexil/contracts";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { rootRoleById } from "../roles/root-roles.js";
 import type { SamlSettingsStore } from "./saml-settings-store.js";

@@ -11,7 +11,7 @@ import type {
 } from "@vexil/contracts";
 import { NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
 import { DuplicateKeyError } from "@vexil/store";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import type { SignalLimits } from "./signal-limits.js";
 import type { SignalEndpointDocument, SignalEndpointStore, SignalEndpointTokenDocument } from "./signal-endpoint-store.js";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { NotFoundError, ValidationError } from "@vexil/errors";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { rootRoleById, viewerRoleId } from "../roles/root-roles.js";
 import type { UserService, UserView } from "../users/user-service.js";

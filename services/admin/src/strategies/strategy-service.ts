@@ -1,7 +1,7 @@
 import type { StrategyDefinition, UpsertStrategyDefinition } from "@vexil/contracts";
 import { NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
 import { DuplicateKeyError } from "@vexil/store";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import { strategyUses, type FeatureReader } from "../features/strategy-usage.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { builtInStrategies } from "./built-in-strategies.js";

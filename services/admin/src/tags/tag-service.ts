@@ -1,7 +1,7 @@
 import type { CreateTagTypeBody, Tag, TagType, UpdateFeatureTagsBody, UpdateTagTypeBody } from "@vexil/contracts";
 import { NameExistsError, NotFoundError, ValidationError } from "@vexil/errors";
 import { DuplicateKeyError } from "@vexil/store";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { FeatureReader } from "../features/strategy-usage.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import type { FeatureDocument } from "../features/feature-model.js";

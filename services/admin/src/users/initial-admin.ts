@@ -1,6 +1,6 @@
 import type { Logger } from "@vexil/logger";
 import type { UserService } from "./user-service.js";
-import { systemActor } from "../access/access-service.js";
+import { systemActor } from "../access/actor.js";
 
 /** Unleash's first-start credentials, used unless INIT_ADMIN_USERNAME / INIT_ADMIN_PASSWORD say otherwise. */
 export const defaultAdminUsername = "admin";

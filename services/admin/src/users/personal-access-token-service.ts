@@ -3,7 +3,7 @@ import { tokenDigest } from "@vexil/auth";
 import { AuthenticationRequired, NotFoundError } from "@vexil/errors";
 import type { EventType } from "@vexil/contracts";
 import type { StoreSession } from "@vexil/store";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import type { PersonalAccessTokenDocument, PersonalAccessTokenStore } from "./personal-access-token-store.js";
 

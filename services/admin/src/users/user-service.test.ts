@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
-import { systemActor, type Actor } from "../access/access-service.js";
+import { systemActor, type Actor } from "../access/actor.js";
 import { EventStore } from "../events/event-store.js";
 import { UnitOfWork } from "../events/unit-of-work.js";
 import { createPersonalAccessTokenStore, type PersonalAccessTokenStore } from "./personal-access-token-store.js";

@@ -1,7 +1,7 @@
 import { tokenDigest, type RootRole, type SessionUser } from "@vexil/auth";
 import { AuthenticationRequired, NameExistsError, NotFoundError, PasswordMismatch, ValidationError } from "@vexil/errors";
 import type { StoreSession } from "@vexil/store";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import { resolveRootRole, rootRoleById } from "../roles/root-roles.js";
 import { avatarUrl } from "./avatar.js";
