@@ -12,7 +12,7 @@ import { createMemoryCache } from "@vexil/cache";
 import { projectRoleIds } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
 import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
-import type { Actor } from "./access/access-service.js";
+import type { Actor } from "./access/actor.js";
 import { permissions } from "./access/permissions.js";
 import { createAdminDeps, type AdminDeps } from "./compose/index.js";
 import { testSecretBox } from "./secrets/secrets.fixture.js";

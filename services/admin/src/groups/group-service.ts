@@ -2,7 +2,7 @@ import type { SessionUser } from "@vexil/auth";
 import type { Group, GroupInput } from "@vexil/contracts";
 import { NotFoundError, ValidationError } from "@vexil/errors";
 import type { StoreSession } from "@vexil/store";
-import type { Actor } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
 import type { HeldProjectRoles } from "../project-members/project-member-store.js";
 import { rootRoleById } from "../roles/root-roles.js";
