@@ -11,7 +11,7 @@ import {
   topics,
   type EventType,
 } from "@vexil/contracts";
-import { createLogger } from "@vexil/logger";
+import { createLogger, type Logger } from "@vexil/logger";
 import type { FeatureDocument, FeatureStrategyDocument, SegmentDocument } from "../features/feature-model.js";
 import { featureDocument, strategyDocument } from "../features/feature-slice.fixture.js";
 import { SnapshotPublisher, type SnapshotSources } from "./snapshot-publisher.js";
@@ -94,7 +94,7 @@ export function fakeModel() {
 /** The commit time the publisher's clock gives: announcements carry it for the apply-lag metric. */
 export const committedAt = "2026-01-02T03:04:05.000Z";
 
-export async function setup() {
+export async function setup(options: { retryDelayMs?: number; maxRetryDelayMs?: number; logger?: Logger } = {}) {
   const model = fakeModel();
   const cache = createMemoryCache();
   const bus = createMemoryBus();
@@ -106,8 +106,9 @@ export async function setup() {
     sources: model.sources,
     cache,
     bus,
-    logger: createLogger({ service: "test", level: "silent" }),
-    retryDelayMs: 10,
+    logger: options.logger ?? createLogger({ service: "test", level: "silent" }),
+    retryDelayMs: options.retryDelayMs ?? 10,
+    maxRetryDelayMs: options.maxRetryDelayMs,
     clock: () => new Date(committedAt),
   });
   /** The environment's snapshot as a reader assembles it from the index, its names and its entries. */

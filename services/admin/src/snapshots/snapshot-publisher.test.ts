@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { createMemoryBus } from "@vexil/bus";
 import { snapshotCacheKey, snapshotEnvironmentsKey, snapshotFeatureKey, snapshotNamesKey } from "@vexil/contracts";
-import { createLogger } from "@vexil/logger";
+import { createLogger, type Logger } from "@vexil/logger";
 import { toClientFeature } from "./client-features.js";
 import { SnapshotPublisher } from "./snapshot-publisher.js";
 import { committedAt, flag, segment, setup, strategy } from "./snapshot-publisher.fixture.js";
@@ -316,5 +316,62 @@ describe("SnapshotPublisher", () => {
     expect(find).toHaveBeenCalledTimes(1);
     await vi.waitFor(async () => expect((await features("development")).map((f) => f.name)).toEqual(["late"]));
     await publisher.stop();
+  });
+
+  describe("while the cache keeps failing (a Redis outage)", () => {
+    /** A logger that records what the publisher says. */
+    const recordingLogger = () => {
+      const lines: Array<{ level: string; message: string; details: Record<string, unknown> }> = [];
+      const at =
+        (level: string) =>
+        (details: Record<string, unknown>, message: string): void =>
+          void lines.push({ level, message, details });
+      return { lines, logger: { error: at("error"), warn: at("warn"), info: at("info"), debug: at("debug") } as unknown as Logger };
+    };
+
+    it("retries on one timer, later after each failure up to the cap, however many commits arrive, and logs the outage once", async () => {
+      const { lines, logger } = recordingLogger();
+      const { model, cache, publisher, features } = await setup({ retryDelayMs: 20, maxRetryDelayMs: 80, logger });
+      await publisher.start();
+      const down = vi.spyOn(cache, "set").mockRejectedValue(new Error("Redis unreachable"));
+      const reloads = vi.spyOn(model.sources, "listFeatures");
+      const started = Date.now();
+      // A commit every 5 ms for 400 ms: each one used to start a full reload at once.
+      for (let i = 0; i < 80; i++) {
+        model.flags.set(`during-${i}`, flag(`during-${i}`));
+        publisher.notify([model.event("feature-created", `during-${i}`)]);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      const elapsed = Date.now() - started;
+      // The first attempt, then at most one per delay (20, 40, 80, 80, ... ms) that fits in the time.
+      const delay = (failures: number) => Math.min(20 * 2 ** failures, 80);
+      let fits = 0;
+      for (let waited = delay(0); waited <= elapsed; waited += delay(fits)) fits++;
+      expect(reloads.mock.calls.length).toBeGreaterThanOrEqual(1);
+      expect(reloads.mock.calls.length).toBeLessThanOrEqual(1 + fits);
+      expect(lines.filter((line) => line.level === "error")).toHaveLength(1);
+
+      down.mockRestore();
+      await vi.waitFor(async () => expect((await features("development")).map((f) => f.name)).toHaveLength(80), { timeout: 2000 });
+      const recovered = lines.filter((line) => line.message.startsWith("snapshots published again"));
+      expect(recovered).toHaveLength(1);
+      // The first failed attempt re-read only the flag it was told of; each later one reloads in full, the last succeeding.
+      expect(recovered[0]!.details.failures).toBe(reloads.mock.calls.length);
+      await publisher.stop();
+    });
+
+    it("republishes at once when asked (the cache is back), without waiting out the retry delay", async () => {
+      const { model, cache, publisher, features } = await setup({ retryDelayMs: 60_000 });
+      await publisher.start();
+      const down = vi.spyOn(cache, "set").mockRejectedValue(new Error("Redis unreachable"));
+      model.flags.set("late", flag("late"));
+      publisher.notify([model.event("feature-created", "late")]);
+      await publisher.idle();
+      await expect(publisher.republish()).rejects.toThrow(/could not be written/);
+      down.mockRestore();
+      await expect(publisher.republish()).resolves.toEqual(["development", "production"]);
+      expect((await features("development")).map((f) => f.name)).toEqual(["late"]);
+      await publisher.stop();
+    });
   });
 });

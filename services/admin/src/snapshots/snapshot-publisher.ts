@@ -66,6 +66,9 @@ interface EnvironmentState {
   namesRevision: number;
 }
 
+/** While rebuilds keep failing, one log line per this long. */
+const failureLogEveryMs = 60_000;
+
 /** Above this many flags coming or going in one rebuild, sorting all names is cheaper than placing each. */
 const placeOneByOne = 64;
 
@@ -158,7 +161,12 @@ export class SnapshotPublisher {
   /** Every event up to this id is reflected in the pending work or what was published. */
   private markedUpTo = 0;
   private running: Promise<void> | undefined;
+  /** Set while a failed rebuild waits to be tried again: work that arrives meanwhile waits with it. */
   private retryTimer: NodeJS.Timeout | undefined;
+  /** Failed rebuilds in a row, since when, and when that was last logged. */
+  private failures = 0;
+  private failingSince = 0;
+  private failureLoggedAt = 0;
   private stopped = false;
 
   constructor(
@@ -167,8 +175,9 @@ export class SnapshotPublisher {
       cache: Cache;
       bus: Bus;
       logger: Logger;
-      /** Wait before retrying a failed rebuild. */
+      /** Wait before retrying a failed rebuild, doubled after each further failure up to `maxRetryDelayMs`. */
       retryDelayMs?: number;
+      maxRetryDelayMs?: number;
       clock?: () => Date;
     },
   ) {}
@@ -188,10 +197,11 @@ export class SnapshotPublisher {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     await this.running;
   }
 
-  /** Takes note of committed events and starts a rebuild unless one is running. */
+  /** Takes note of committed events and starts a rebuild unless one is running or a failed one waits to be retried. */
   notify(events: readonly ChangeNotice[]): void {
     if (events.length > 0) this.noticedAt ??= (this.deps.clock?.() ?? new Date()).getTime();
     this.notices.push(...events);
@@ -228,10 +238,14 @@ export class SnapshotPublisher {
    * Writes every environment's snapshot again in full and announces each as a full notice, for a
    * cache that lost its data (a Redis restarted empty) or readers that missed announcements (a NATS
    * outage). Resolves with the environments once written; rejects when the cache does not take them.
+   * Asked when the cache or the bus is back (or by a reader that found the cache empty), so it does
+   * not wait out the delay of a failed rebuild.
    */
   async republish(): Promise<string[]> {
     this.pending.full = true;
     this.pending.rewrite = true;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     await this.kick();
     await this.idle();
     if (this.pending.rewrite) throw new Error("the snapshots could not be written to the cache; retrying");
@@ -244,7 +258,9 @@ export class SnapshotPublisher {
   }
 
   private kick(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
+    // While a failed rebuild waits, a commit must not bring the next attempt forward (a full reload
+    // per write during a Redis outage): its notice is collected when the timer fires.
+    if (this.stopped || this.retryTimer) return Promise.resolve();
     this.running ??= this.drain().finally(() => {
       this.running = undefined;
     });
@@ -260,8 +276,9 @@ export class SnapshotPublisher {
         this.pending = emptyPending();
         if (work.rewrite) this.published.clear();
         if (work.full || work.rewrite || work.segments || work.features.size > 0) await this.rebuild(work);
+        this.recovered();
       } catch (err) {
-        this.deps.logger.error({ err }, "snapshot rebuild failed; retrying with a full reload");
+        const delayMs = this.failed(err);
         // What was written is unknown: rewrite every entry, and readers reload in full.
         this.published.clear();
         this.pending.full = true;
@@ -269,10 +286,44 @@ export class SnapshotPublisher {
         this.pending.revision = Math.max(this.pending.revision, work.revision);
         this.pending.committedAt = Math.min(this.pending.committedAt ?? Infinity, work.committedAt ?? Infinity);
         if (this.pending.committedAt === Infinity) delete this.pending.committedAt;
-        this.retryTimer = setTimeout(() => void this.kick(), this.deps.retryDelayMs ?? 1000);
+        this.retryTimer = setTimeout(() => {
+          this.retryTimer = undefined;
+          void this.kick();
+        }, delayMs);
         return;
       }
     }
+  }
+
+  /**
+   * Counts a failed rebuild and says how long to wait before the next: 1 s doubling to 30 s. An
+   * outage is logged once when it starts, then at most once a minute with the count of failures.
+   */
+  private failed(err: unknown): number {
+    const now = Date.now();
+    this.failures++;
+    if (this.failures === 1) {
+      this.failingSince = now;
+      this.failureLoggedAt = now;
+      this.deps.logger.error({ err }, "snapshot rebuild failed; retrying with a full reload, waiting longer after each failure");
+    } else if (now - this.failureLoggedAt >= failureLogEveryMs) {
+      this.failureLoggedAt = now;
+      this.deps.logger.warn(
+        { failures: this.failures, since: new Date(this.failingSince), reason: err instanceof Error ? err.message : String(err) },
+        "snapshot rebuilds still failing",
+      );
+    }
+    const first = this.deps.retryDelayMs ?? 1000;
+    return Math.min(first * 2 ** (this.failures - 1), this.deps.maxRetryDelayMs ?? 30_000);
+  }
+
+  private recovered(): void {
+    if (this.failures === 0) return;
+    this.deps.logger.info(
+      { failures: this.failures, seconds: (Date.now() - this.failingSince) / 1000 },
+      "snapshots published again after failed rebuilds",
+    );
+    this.failures = 0;
   }
 
   private hasPending(): boolean {
