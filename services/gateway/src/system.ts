@@ -28,7 +28,11 @@ export interface SystemSettings {
   /** Seals the secrets admin stores. */
   secrets: SecretBox;
   frontendEval: Pick<FrontendEvalConfig, "FRONTEND_API_ENABLED"> &
-    Partial<Pick<FrontendEvalConfig, "SDK_STREAMS_LIMIT" | "SDK_STREAMS_PER_TOKEN_LIMIT" | "SDK_STREAMS_ADMIT_PER_SECOND" | "UNLEASH_FRONTEND_API_ORIGINS">
+    Partial<
+      Pick<
+        FrontendEvalConfig,
+        "SDK_STREAMS_LIMIT" | "SDK_STREAMS_PER_TOKEN_LIMIT" | "SDK_STREAMS_ADMIT_PER_SECOND" | "UNLEASH_FRONTEND_API_ORIGINS"
+      >
     >;
   /** Delivery settings; `allowPrivateUrls` also applies to admin unless its own setting says otherwise. */
   addonDelivery?: Partial<AddonDeliverySettings>;
