@@ -1,8 +1,17 @@
 import { c, errorResponses, routerOptions } from "./common.js";
-import { loginResponseSchema, loginSchema, signupSchema, userSchema } from "./schemas/index.js";
+import { loginResponseSchema, loginSchema, signInOptionsSchema, signupSchema, userSchema } from "./schemas/index.js";
 
 /** Ends the session and redirects to `/` (GET or POST): a browser navigation, not a JSON call. */
 export const logoutPath = "/logout";
+
+/**
+ * The SAML assertion consumer: the identity provider's answer arrives here as an HTML form the
+ * browser posts from the provider's site (urlencoded, cross-site). The one path that takes such a
+ * body; it opens a session only from an answer whose signature checks out.
+ */
+export const samlCallbackPath = "/auth/saml/callback";
+/** Paths whose POST body is an HTML form (`application/x-www-form-urlencoded`) rather than JSON. */
+export const formPostPaths: readonly string[] = [samlCallbackPath];
 
 /**
  * Sign-in and invite-link signup, outside `/api/admin` as in Unleash. Logout (`GET|POST /logout`)
@@ -19,6 +28,14 @@ export const authContract = c.router(
       metadata: { requestExample: { username: "admin", password: "Correct-horse-9" } },
       body: loginSchema,
       responses: { 200: loginResponseSchema, ...errorResponses(400, 401, 413, 415, 429) },
+    },
+    options: {
+      method: "GET",
+      path: "/auth/options",
+      summary: "How people can sign in",
+      description:
+        "What the sign-in page offers: whether password sign-in is on, and each enabled single sign-on provider (SAML, OpenID Connect) with the path that starts it. Needs no credential.",
+      responses: { 200: signInOptionsSchema },
     },
     validateInvite: {
       method: "GET",

@@ -92,6 +92,9 @@ export const eventTypes = [
   "group-deleted",
   "group-user-added",
   "group-user-removed",
+  /** Vexil's: a single sign-on (SAML, OIDC) that opened a session, and one that was refused. */
+  "sso-sign-in",
+  "sso-sign-in-refused",
   "setting-created",
   "setting-updated",
   "setting-deleted",

@@ -32,3 +32,12 @@ export const samlSettingsSchema = z
     }
   });
 export type SamlSettings = z.infer<typeof samlSettingsSchema>;
+
+/** What the sign-in page offers (`GET /auth/options`). */
+export const signInOptionsSchema = z.object({
+  /** False once password sign-in is turned off (the break-glass aside). */
+  passwordSignIn: z.boolean(),
+  /** Enabled single sign-on providers; `path` starts the sign-in (add `?redirect=/page`). */
+  providers: z.array(z.object({ type: z.enum(["saml", "oidc"]), name: z.string(), path: z.string() })),
+});
+export type SignInOptions = z.infer<typeof signInOptionsSchema>;

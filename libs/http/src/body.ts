@@ -1,5 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
+import { formPostPaths } from "@vexil/contracts";
 import { ContentTooLarge, ContentTypeerror, isVexilError, RequestTimeout, ValidationError } from "@vexil/errors";
 
 /** The spec's "100 kB" default, read in SI units so a 101 kB body is refused however it is counted. */
@@ -8,6 +9,10 @@ export const defaultBodyLimitBytes = 100_000;
 /** A JSON media type: `application/json` or `application/<something>+json`, with any parameters. */
 export const jsonType = /^application\/([\w.+-]*\+)?json\b/i;
 const methodsWithBody = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const formType = /^application\/x-www-form-urlencoded\b/i;
+/** A form posted where the contracts take one (an identity provider's answer through the browser). */
+const isFormPost = (req: Parameters<RequestHandler>[0]) =>
+  req.method === "POST" && formPostPaths.includes(req.path) && formType.test(req.headers["content-type"] ?? "");
 
 function hasBody(req: Parameters<RequestHandler>[0]): boolean {
   const length = req.headers["content-length"];
@@ -23,7 +28,7 @@ export function bodyGuard(limitBytes: number): RequestHandler {
   return (req, _res, next) => {
     if (!methodsWithBody.has(req.method) || !hasBody(req)) return next();
     const type = req.headers["content-type"] ?? "";
-    if (!jsonType.test(type)) {
+    if (!jsonType.test(type) && !isFormPost(req)) {
       return next(new ContentTypeerror(`Content-Type must be application/json, got '${type || "none"}'`));
     }
     const length = Number(req.headers["content-length"] ?? 0);
@@ -38,6 +43,12 @@ export function jsonBody(limitBytes: number): RequestHandler[] {
   return [
     bodyGuard(limitBytes),
     express.json({ limit: limitBytes, type: (req) => jsonType.test(req.headers["content-type"] ?? ""), verify: refuseInvalidUtf8 }),
+    express.urlencoded({
+      limit: limitBytes,
+      extended: false,
+      parameterLimit: 10,
+      type: (req) => isFormPost(req as Parameters<RequestHandler>[0]),
+    }),
     wellFormedBody,
   ];
 }

@@ -1,7 +1,7 @@
 import express, { type Request, type Router } from "express";
 import { authenticate, getPrincipal, recognise, requireTokenType } from "@vexil/auth";
 import { startOutboxRelay } from "@vexil/bus";
-import { logoutPath, topics } from "@vexil/contracts";
+import { logoutPath, samlCallbackPath, topics } from "@vexil/contracts";
 import { startRetention, type VexilService } from "@vexil/runtime";
 import { actionRetentionEnv } from "./actions/action-retention.js";
 import { actionRoutes } from "./actions/action-routes.js";
@@ -35,6 +35,9 @@ import { playgroundRoutes } from "./playground/playground-routes.js";
 import { projectMemberRoutes, requestParticipation } from "./project-members/project-member-routes.js";
 import { projectRoutes } from "./projects/project-routes.js";
 import { samlSettingsRoutes } from "./saml/saml-settings-routes.js";
+import { samlRoutes } from "./saml/saml-routes.js";
+import { samlPaths } from "./saml/saml-sign-in.js";
+import { ssoBaseUrl } from "./sso/base-url.js";
 import { segmentRoutes } from "./segments/segment-routes.js";
 import { serviceAccountRoutes } from "./service-accounts/service-account-routes.js";
 import { signalEndpointRoutes } from "./signals/signal-endpoint-routes.js";
@@ -56,10 +59,11 @@ export interface AdminService extends VexilService {
 
 /**
  * Paths that take state-changing requests from other sites even with the session cookie (see
- * `sameOriginWrites`): sign-out, which GET does as well. An identity provider's answer (a SAML
- * assertion consumer) belongs here too; nothing that acts on the signed-in user's behalf does.
+ * `sameOriginWrites`): sign-out, which GET does as well, and the SAML assertion consumer, which the
+ * identity provider's page posts to and which opens a session only from a verified assertion.
+ * Nothing that acts on the signed-in user's behalf belongs here.
  */
-export const crossSiteWritePaths: readonly string[] = [logoutPath];
+export const crossSiteWritePaths: readonly string[] = [logoutPath, samlCallbackPath];
 
 /** Every admin route, in the order they are tried: the order is part of the behaviour. */
 function adminRoutes(deps: AdminDeps, eventStream: EventStreamHub): Router[] {
@@ -79,7 +83,14 @@ function adminRoutes(deps: AdminDeps, eventStream: EventStreamHub): Router[] {
       signupTokens: governance.signupTokens,
       loginLimiter: governance.loginLimiter,
       secureCookies: deps.settings.SECURE_COOKIES ?? false,
+      signOutAtProvider: async (req, sso) =>
+        sso.provider === "saml" ? governance.samlSignIn.logoutUrl(ssoBaseUrl(req, deps.settings.PUBLIC_URL), sso) : undefined,
+      signInOptions: async () => ({
+        passwordSignIn: true,
+        providers: (await governance.saml.get()).enabled ? [{ type: "saml", name: "SAML 2.0", path: samlPaths.login }] : [],
+      }),
     }),
+    samlRoutes({ saml: governance.samlSignIn, publicUrl: deps.settings.PUBLIC_URL, secureCookies: deps.settings.SECURE_COOKIES ?? false }),
     signedIn,
     // Before every other admin route: private projects are invisible to non-members.
     projectMemberRoutes({ members: changeRequests.projectMembers, access }),

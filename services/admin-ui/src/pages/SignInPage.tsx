@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { authApi, ok } from "../api.js";
 import { ErrorNote, TextField } from "../components/forms.js";
@@ -11,6 +11,9 @@ export function SignInPage() {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [notice] = useState(takeSignInNotice);
+  // Single sign-on providers start at their own path and come back to the page the person wanted.
+  const options = useQuery({ queryKey: ["sign-in-options"], queryFn: () => ok(authApi.options()) });
+  const back = encodeURIComponent(window.location.pathname === "/login" ? "/" : window.location.pathname + window.location.search);
   const signIn = useMutation({
     mutationFn: () => ok(authApi.login({ body: { username, password } })),
     onSuccess: async (user) => {
@@ -33,6 +36,11 @@ export function SignInPage() {
             {notice}
           </p>
         )}
+        {options.data?.providers.map((provider) => (
+          <a key={provider.type} className="button primary" href={`${provider.path}?redirect=${back}`}>
+            Sign in with SSO ({provider.name})
+          </a>
+        ))}
         <TextField
           label="Username or email"
           name="username"

@@ -1,5 +1,5 @@
-import express, { type Response, type Router } from "express";
-import { authContract, logoutPath } from "@vexil/contracts";
+import express, { type Request, type Router } from "express";
+import { authContract, logoutPath, type SignInOptions } from "@vexil/contracts";
 import { AuthenticationRequired } from "@vexil/errors";
 import { mountContract } from "@vexil/http";
 import { defaultAdminPassword } from "../users/initial-admin.js";
@@ -7,7 +7,10 @@ import type { SignupTokenService } from "../signup-tokens/signup-token-service.j
 import { toUserView, type UserService } from "../users/user-service.js";
 import { limitLoginAttempts, type LoginRateLimiter } from "./login-rate-limit.js";
 import type { SessionService } from "./session-service.js";
-import { readSessionCookie, sessionCookieName } from "./user-authenticators.js";
+import { sendSsoPage } from "../sso/sso-page.js";
+import { clearSessionCookie, setSessionCookie } from "./session-cookie.js";
+import type { SsoSession } from "./session-store.js";
+import { readSessionCookie } from "./user-authenticators.js";
 
 /** Sign-in, sign-out and invite signup: the paths people use before they hold a credential. */
 export function authRoutes({
@@ -16,6 +19,8 @@ export function authRoutes({
   signupTokens,
   loginLimiter,
   secureCookies,
+  signOutAtProvider,
+  signInOptions,
 }: {
   sessions: SessionService;
   users: UserService;
@@ -24,17 +29,12 @@ export function authRoutes({
   loginLimiter: LoginRateLimiter;
   /** Mark the cookie Secure (behind HTTPS). */
   secureCookies: boolean;
+  /** Where to send the browser to end a single sign-on session at its identity provider too, if anywhere. */
+  signOutAtProvider: (req: Request, sso: SsoSession) => Promise<string | undefined>;
+  /** What the sign-in page offers. */
+  signInOptions: () => Promise<SignInOptions>;
 }): Router {
   const router = express.Router();
-
-  const setSessionCookie = (res: Response, sessionId: string, expiresAt: Date) =>
-    res.cookie(sessionCookieName, sessionId, {
-      httpOnly: true,
-      sameSite: "lax",
-      secure: secureCookies,
-      path: "/",
-      expires: expiresAt,
-    });
 
   // Before the contract's handler, so limited requests never reach the password check.
   router.post(authContract.login.path, limitLoginAttempts(loginLimiter));
@@ -47,9 +47,10 @@ export function authRoutes({
       });
       await loginLimiter.recordSuccess(body.username);
       const { sessionId, expiresAt } = await sessions.start(user._id);
-      setSessionCookie(res, sessionId, expiresAt);
+      setSessionCookie(res, sessionId, expiresAt, secureCookies);
       return { status: 200, body: { ...toUserView(user), usesDefaultPassword: body.password === defaultAdminPassword } };
     },
+    options: async () => ({ status: 200, body: await signInOptions() }),
     validateInvite: async ({ params }) => {
       await signupTokens.assertUsable(params.token);
       return { status: 200, body: undefined };
@@ -59,12 +60,20 @@ export function authRoutes({
     },
   });
 
-  /** Ends the session (if any) and sends the browser home, as Unleash does. */
+  /**
+   * Ends the session (if any) and sends the browser home, as Unleash does; a single sign-on
+   * session is ended at the identity provider too when its settings allow (single logout).
+   */
   const logout: express.RequestHandler = async (req, res, next) => {
     try {
       const sessionId = readSessionCookie(req.headers.cookie);
-      if (sessionId) await sessions.end(sessionId);
-      res.clearCookie(sessionCookieName, { httpOnly: true, sameSite: "lax", secure: secureCookies, path: "/" });
+      const sso = sessionId ? await sessions.end(sessionId) : undefined;
+      clearSessionCookie(res, secureCookies);
+      const atProvider = sso && (await signOutAtProvider(req, sso));
+      if (atProvider) {
+        sendSsoPage(res, 200, { title: "Signing out", message: "Signed out of Vexil; now at your identity provider.", next: atProvider });
+        return;
+      }
       res.redirect(302, "/");
     } catch (err) {
       next(err);

@@ -15,6 +15,8 @@ import { SignupTokenService } from "../signup-tokens/signup-token-service.js";
 import { createSignupTokenStore } from "../signup-tokens/signup-token-store.js";
 import type { ProjectStore } from "../projects/project-store.js";
 import { SamlSettingsService } from "../saml/saml-settings-service.js";
+import { SamlSignIn } from "../saml/saml-sign-in.js";
+import { SsoSignIn } from "../sso/sso-sign-in.js";
 import { createSamlSettingsStore } from "../saml/saml-settings-store.js";
 import { PersonalAccessTokenService } from "../users/personal-access-token-service.js";
 import { createPersonalAccessTokenStore } from "../users/personal-access-token-store.js";
@@ -103,6 +105,8 @@ export async function createGovernanceSlice({
     publicUrl: settings.PUBLIC_URL,
   });
   const saml = new SamlSettingsService({ settings: await createSamlSettingsStore(store, secrets), unitOfWork });
+  const sso = new SsoSignIn({ users, groups, sessions, unitOfWork });
+  const samlSignIn = new SamlSignIn({ settings: saml, cache, sso });
   const feedback = createFeedbackStore(store);
   const loginLimiter = loginRateLimiter(cache, settings, clock);
 
@@ -119,6 +123,7 @@ export async function createGovernanceSlice({
     apiTokens,
     signupTokens,
     saml,
+    samlSignIn,
     feedback,
     loginLimiter,
     /** Known once started: whether the first admin was created and still has the default password. */

@@ -213,6 +213,17 @@ export class UserService {
     return { ...user, loginAttempts: 0, seenAt };
   }
 
+  /** The user with this email (case-insensitively) or username, if any: single sign-on finds people by email. */
+  async findByLogin(login: string, tx?: Transaction): Promise<UserView | undefined> {
+    const doc = await this.deps.users.findByLogin(login, tx?.session);
+    return doc ? toUserView(doc) : undefined;
+  }
+
+  /** Marks a sign-in that did not use a password (single sign-on). */
+  async markSeen(id: number, tx: Transaction): Promise<void> {
+    await this.deps.users.update(id, { loginAttempts: 0, seenAt: this.deps.clock() }, tx.session);
+  }
+
   /** The id of this user when it signs in with this password (the default-password warning), else undefined. */
   async idIfPassword(login: string, password: string): Promise<number | undefined> {
     const user = await this.deps.users.findByLogin(login);
