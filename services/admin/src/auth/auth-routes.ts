@@ -7,7 +7,7 @@ import type { SignupTokenService } from "../signup-tokens/signup-token-service.j
 import { toUserView, type UserService } from "../users/user-service.js";
 import { limitLoginAttempts, type LoginRateLimiter } from "./login-rate-limit.js";
 import type { SessionService } from "./session-service.js";
-import { sendSsoPage } from "../sso/sso-page.js";
+import { sendSsoPage } from "./sso-page.js";
 import { clearSessionCookie, setSessionCookie } from "./session-cookie.js";
 import type { SsoSession } from "./session-store.js";
 import { readSessionCookie } from "./user-authenticators.js";

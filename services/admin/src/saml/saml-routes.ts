@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { samlCallbackPath } from "@vexil/contracts";
 import { setSessionCookie } from "../auth/session-cookie.js";
 import { localPath, ssoBaseUrl } from "../sso/base-url.js";
-import { sendSsoPage } from "../sso/sso-page.js";
+import { sendSsoPage } from "../auth/sso-page.js";
 import { SsoRefusal } from "../sso/sso-sign-in.js";
 import { samlPaths, type SamlSignIn } from "./saml-sign-in.js";
 
