@@ -1,4 +1,4 @@
-import { systemActor, type Actor } from "../access/access-service.js";
+import { systemActor, type Actor } from "../access/actor.js";
 import type { SessionService } from "../auth/session-service.js";
 import type { SsoSession } from "../auth/session-store.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
