@@ -42,7 +42,7 @@ const constraint = (contextName: string, operator: string, values: string[] | st
   Array.isArray(values) ? { contextName, operator, values, ...more } : { contextName, operator, value: values, ...more };
 
 /** Creates a flag, adds its strategies and switches it on in development: the steps of one flag. */
-function flag(
+export function flag(
   project: string,
   name: string,
   strategies: Array<Record<string, unknown>>,

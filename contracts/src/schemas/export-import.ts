@@ -89,7 +89,7 @@ export const exportResultSchema = z.object({
   segments: z.array(exportedSegmentSchema).optional(),
   tagTypes: z.array(tagTypeSchema),
   dependencies: z.array(exportedDependenciesSchema).optional(),
-  /** Unleash's feature links: Vexil keeps none, so an import reports them in its warnings. */
+  /** Unleash's feature links: an import leaves them out and names them in its warnings (Vexil's exports have none). */
   links: z.array(z.object({ feature: z.string(), links: z.array(z.object({ url: z.string() }).passthrough()) })).optional(),
 });
 export type ExportResult = z.infer<typeof exportResultSchema>;

@@ -43,6 +43,39 @@ function heavierFirst<V extends { weight: number }>(variants: readonly V[]): V[]
   return [...variants].sort((a, b) => b.weight - a.weight);
 }
 
+/** What a `userWithId` strategy became in an export, in its title so it shows wherever the strategy does. */
+const userWithIdExportTitle = "userWithId, exported as default with an IN userId constraint";
+
+/**
+ * Unleash 8 no longer defines `userWithId` and refuses an import naming it, so it leaves as what
+ * it means: `default` for the listed user ids (an `IN userId` constraint next to its own ones).
+ * Every SDK evaluates both the same; an import into Vexil keeps the constraint form.
+ */
+function asUnleash8Reads(strategy: FeatureStrategyDocument): FeatureStrategyDocument {
+  if (strategy.name !== "userWithId") return strategy;
+  const { userIds = "", ...parameters } = strategy.parameters;
+  const values = userIds
+    .split(",")
+    .map((id) => id.trim())
+    .filter((id) => id !== "");
+  const userId = (operator: "IN" | "NOT_IN", ids: string[]) => ({
+    contextName: "userId",
+    operator,
+    values: ids,
+    inverted: false,
+    caseInsensitive: false,
+  });
+  // Unleash refuses an empty IN list (and an empty value): without ids, a pair no context satisfies.
+  const matchingIds = values.length > 0 ? [userId("IN", values)] : [userId("IN", ["-"]), userId("NOT_IN", ["-"])];
+  return {
+    ...strategy,
+    name: "default",
+    title: strategy.title ? `${strategy.title} (${userWithIdExportTitle})` : userWithIdExportTitle,
+    parameters,
+    constraints: [...strategy.constraints, ...matchingIds],
+  };
+}
+
 /** `POST /api/admin/features-batch/export`: flags of one environment in Unleash's export format. */
 export class ExportService {
   constructor(private readonly deps: ExportSources) {}
@@ -64,7 +97,7 @@ export class ExportService {
     for (const feature of features) {
       const inProject = (await this.deps.projects.environmentViews(feature.project)).some((e) => e.name === query.environment);
       const env = environmentOf(feature, query.environment);
-      const strategies = inProject ? sortStrategies(env?.strategies ?? []) : [];
+      const strategies = inProject ? sortStrategies(env?.strategies ?? []).map(asUnleash8Reads) : [];
       for (const strategy of strategies) {
         featureStrategies.push({
           name: strategy.name,
