@@ -90,6 +90,45 @@ describe("the cluster gateway in front of several replicas", () => {
   });
 });
 
+describe("the cluster gateway keeps streams where no replica can take them over", () => {
+  /** Resolves once the replica has answered a few more probes: the gateway has seen its state since. */
+  const probedAgain = async (replica: StandIn) => {
+    const before = replica.probes;
+    await vi.waitFor(() => expect(replica.probes).toBeGreaterThan(before + 2), 5000);
+  };
+
+  it("keeps a stream on its replica while no other replica is ready", async () => {
+    const { gateway, replicas } = await gatewayWith(1);
+    const replica = replicas[0]!;
+    replica.state.endStreams = false;
+    const stream = await fetch(`${gateway.url}/api/client/streaming`);
+    const reader = stream.body!.getReader();
+    await reader.read();
+    replica.state.ready = false;
+    await probedAgain(replica);
+    expect(replica.open).toBe(1);
+    expect(await gatewayConnections(gateway)).toBe(1);
+    await reader.cancel();
+  });
+
+  it("hands it over once another replica is ready", async () => {
+    const { gateway, replicas } = await gatewayWith(2);
+    const [first, second] = replicas as [StandIn, StandIn];
+    for (const replica of replicas) replica.state.endStreams = false;
+    second.state.ready = false;
+    await probedAgain(second);
+    const stream = await fetch(`${gateway.url}/api/client/streaming`);
+    expect(stream.headers.get("x-replica")).toBe("fe-1");
+    const reader = stream.body!.getReader();
+    await reader.read();
+    first.state.ready = false;
+    await probedAgain(first);
+    expect(first.open).toBe(1);
+    second.state.ready = true;
+    await vi.waitFor(async () => expect((await reader.read()).done).toBe(true), 5000);
+  });
+});
+
 describe("the cluster gateway's streams end with their client", () => {
   /** Opens a stream with a raw request the test can abort at will. */
   function openStream(gateway: RunningServer) {

@@ -26,8 +26,8 @@ export interface ReplicaPoolOptions {
  * The replicas of one surface: requests go round-robin to those ready, and to any of them when none
  * is known ready yet (a start before the first probe, or all of them busy starting: each answers
  * 503 itself while it cannot serve). A replica found unreachable by a request is taken out at once;
- * it is sent traffic again when its `/ready` answers 200. When one goes out, its SDK streams are
- * closed, so each SDK reconnects through the gateway to a live replica.
+ * it is sent traffic again when its `/ready` answers 200. When one goes out while another is ready,
+ * its SDK streams are closed, so each SDK reconnects through the gateway to a live replica.
  */
 export class ReplicaPool {
   readonly replicas: Replica[];
@@ -78,9 +78,22 @@ export class ReplicaPool {
 
   private goOut(replica: Replica): void {
     replica.ready = false;
-    // Handed over: each SDK reconnects through the gateway, to a replica that is there.
-    for (const stream of replica.streams) stream.destroy();
-    replica.streams.clear();
+    this.handOverStreams();
+  }
+
+  /**
+   * Closes the SDK streams of the replicas out of traffic once another is ready, so each SDK
+   * reconnects through the gateway to one that is there. With none ready they stay: a replica that
+   * answers its probes late (a busy machine) or is briefly unready still serves them, and one that
+   * died has already ended them.
+   */
+  private handOverStreams(): void {
+    if (this.readyCount === 0) return;
+    for (const replica of this.replicas) {
+      if (replica.ready) continue;
+      for (const stream of replica.streams) stream.destroy();
+      replica.streams.clear();
+    }
   }
 
   private probeAll(): Promise<void> {
@@ -102,6 +115,7 @@ export class ReplicaPool {
     if (ready) {
       replica.ready = true;
       this.logger.info({ surface: this.service, replica: replica.url }, "replica ready; sending it traffic");
+      this.handOverStreams();
     } else {
       this.logger.warn({ surface: this.service, replica: replica.url }, "replica not ready; sending its traffic to the others");
       this.goOut(replica);

@@ -25,6 +25,7 @@ export async function standIn(service: RoutedService, replica: string = service)
   let arrived: () => void = () => {};
   const open = new Set<IncomingMessage>();
   const received: Seen[] = [];
+  let probes = 0;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (req.url !== "/ready") arrived();
     if (state.mode === "refuse") return void req.socket.destroy();
@@ -33,7 +34,10 @@ export async function standIn(service: RoutedService, replica: string = service)
     let body = "";
     req.on("data", (chunk: Buffer) => (body += chunk.toString()));
     req.on("end", () => {
-      if (req.url === "/ready") return void res.writeHead(state.ready ? 200 : 503).end();
+      if (req.url === "/ready") {
+        probes++;
+        return void res.writeHead(state.ready ? 200 : 503).end();
+      }
       const seen: Seen = { service, replica, method: req.method ?? "", url: req.url ?? "", body, headers: req.headers };
       received.push(seen);
       if (req.url === "/api/client/streaming") {
@@ -59,6 +63,10 @@ export async function standIn(service: RoutedService, replica: string = service)
     /** Requests still open on this side (streams held or running). */
     get open() {
       return open.size;
+    },
+    /** `/ready` probes answered so far. */
+    get probes() {
+      return probes;
     },
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     /** Resolves when the next request (not a probe) reaches the service. */
