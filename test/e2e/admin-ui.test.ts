@@ -415,12 +415,12 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
     await page.getByRole("cell", { name: "tenant IN acme" }).waitFor();
     await expectAccessible(page, "the segments screen");
 
-    await page.getByRole("link", { name: "Tags" }).click();
+    await page.getByRole("link", { name: "Tag types" }).click();
     await page.getByLabel("Tag type name").fill("team");
     await page.getByRole("button", { name: "Create tag type" }).click();
     await page.getByRole("button", { name: "Delete team" }).waitFor();
 
-    await page.getByRole("link", { name: "Strategies" }).click();
+    await page.getByRole("link", { name: "Strategy types" }).click();
     await page.getByLabel("Strategy name").fill("byTenant");
     await page.getByRole("button", { name: "Add parameter" }).click();
     await page.getByLabel("Parameter name").fill("tenants");
@@ -473,7 +473,7 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
       })
       .toBe(1);
 
-    await page.getByRole("link", { name: "Events" }).click();
+    await page.getByRole("link", { name: "Event log" }).click();
     await page.getByLabel("Event type").selectOption("segment-created");
     await page.getByRole("cell", { name: "segment-created" }).first().waitFor();
     await expectAccessible(page, "the event log");
