@@ -20,9 +20,18 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import path from "node:path";
-import { startPrivateNats, startPrivateRedis, type PrivateServer } from "../src/private-servers.js";
-import { startVexilProcess, type VexilProcess } from "../src/vexil-process.js";
-import { adminOver, benchTokens as tokens, cpuMicros, frontendContext, seedFlags, seedSegments, startBenchVexil } from "./workload.js";
+import type { PrivateServer } from "../src/private-servers.js";
+import type { VexilProcess } from "../src/vexil-process.js";
+import {
+  adminOver,
+  benchTokens as tokens,
+  cpuMicros,
+  frontendContext,
+  seedFlags,
+  seedSegments,
+  startBenchCluster,
+  startBenchVexil,
+} from "./workload.js";
 
 const wrk = "/usr/bin/wrk";
 const list = (value: string) => value.split(",").filter(Boolean);
@@ -118,22 +127,7 @@ async function startBareServer(bodyFile: string): Promise<{ url: string; pid: nu
 }
 
 async function startVexil(mode: "single" | "cluster"): Promise<{ vexil: VexilProcess; servers: PrivateServer[] }> {
-  if (mode === "single") return { vexil: await startBenchVexil(), servers: [] };
-  const nats = await startPrivateNats();
-  const redis = await startPrivateRedis();
-  const vexil = await startVexilProcess({
-    mode: "cluster",
-    readyTimeoutMs: 240_000,
-    env: {
-      NATS_URL: nats.url,
-      REDIS_URL: redis.url,
-      LOG_LEVEL: "warn",
-      INIT_ADMIN_API_TOKENS: tokens.admin,
-      INIT_CLIENT_API_TOKENS: tokens.client,
-      INIT_FRONTEND_API_TOKENS: tokens.frontend,
-    },
-  });
-  return { vexil, servers: [nats, redis] };
+  return mode === "single" ? { vexil: await startBenchVexil(), servers: [] } : startBenchCluster();
 }
 
 /** Waits until the SDK surface serves every seeded flag (the client API lists them all, on or off). */

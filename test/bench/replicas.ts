@@ -10,10 +10,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
-import { startPrivateNats, startPrivateRedis } from "../src/private-servers.js";
 import { waitFor } from "../src/servers.js";
-import { startVexilProcess } from "../src/vexil-process.js";
-import { adminOver, benchTokens as tokens, cpuMicros, seedFlags, seedSegments } from "./workload.js";
+import { adminOver, benchTokens as tokens, cpuMicros, seedFlags, seedSegments, startBenchCluster } from "./workload.js";
 
 const wrk = "/usr/bin/wrk";
 const numbers = (value: string) => value.split(",").filter(Boolean).map(Number);
@@ -47,21 +45,7 @@ function runWrk(url: string, seconds: number) {
 const rows: string[] = [];
 const loads: number[] = [loadavg()[0]!];
 for (const count of replicaCounts) {
-  const nats = await startPrivateNats();
-  const redis = await startPrivateRedis();
-  const vexil = await startVexilProcess({
-    mode: "cluster",
-    replicas: { "frontend-eval": count },
-    readyTimeoutMs: 240_000,
-    env: {
-      NATS_URL: nats.url,
-      REDIS_URL: redis.url,
-      LOG_LEVEL: "warn",
-      INIT_ADMIN_API_TOKENS: tokens.admin,
-      INIT_CLIENT_API_TOKENS: tokens.client,
-      INIT_FRONTEND_API_TOKENS: tokens.frontend,
-    },
-  });
+  const { vexil, servers } = await startBenchCluster(count);
   try {
     const { admin } = adminOver(vexil.url, tokens.admin);
     await seedFlags(admin, 0, flags, await seedSegments(admin));
@@ -99,8 +83,7 @@ for (const count of replicaCounts) {
     console.log(rows.at(-1));
   } finally {
     await vexil.stop();
-    await nats.dispose();
-    await redis.dispose();
+    for (const server of servers) await server.dispose();
   }
 }
 

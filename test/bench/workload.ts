@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { Agent, get } from "node:http";
 import autocannon from "autocannon";
 import { flagAdmin, type AdminCall } from "../src/flag-admin.js";
+import { startPrivateNats, startPrivateRedis, type PrivateServer } from "../src/private-servers.js";
 import { tokenSecret } from "../src/tokens.js";
 import { gatewayEntry, repoRoot, startVexilProcess, type VexilProcess, type VexilProcessOptions } from "../src/vexil-process.js";
 
@@ -38,6 +39,29 @@ export async function startBenchVexil(options: Omit<VexilProcessOptions, "env"> 
       INIT_FRONTEND_API_TOKENS: benchTokens.frontend,
     },
   });
+}
+
+/**
+ * `npm run start:cluster` on a NATS and a Redis of its own with `benchTokens`, `frontendEvalReplicas`
+ * frontend-eval processes (one unless said); `servers` are to be disposed of after the process stops.
+ */
+export async function startBenchCluster(frontendEvalReplicas = 1): Promise<{ vexil: VexilProcess; servers: PrivateServer[] }> {
+  const nats = await startPrivateNats();
+  const redis = await startPrivateRedis();
+  const vexil = await startVexilProcess({
+    mode: "cluster",
+    replicas: { "frontend-eval": frontendEvalReplicas },
+    readyTimeoutMs: 240_000,
+    env: {
+      NATS_URL: nats.url,
+      REDIS_URL: redis.url,
+      LOG_LEVEL: "warn",
+      INIT_ADMIN_API_TOKENS: benchTokens.admin,
+      INIT_CLIENT_API_TOKENS: benchTokens.client,
+      INIT_FRONTEND_API_TOKENS: benchTokens.frontend,
+    },
+  });
+  return { vexil, servers: [nats, redis] };
 }
 
 /** An admin client over fetch with one token, as an operator's script would use it. */
