@@ -173,12 +173,13 @@ describe.skipIf(!chromiumAvailable)("the admin UI for daily work", () => {
       const searchStarted = performance.now();
       await page.getByRole("searchbox", { name: "Search" }).fill(flag);
       const all = page.getByRole("table", { name: "Flags of every project" });
+      // The unfiltered first page may already hold the flag: the search is done when only its row (and the header) is left.
+      await expect.poll(() => all.getByRole("row").count()).toBe(2);
       await all.getByRole("link", { name: flag, exact: true }).waitFor();
       const searchMs = performance.now() - searchStarted;
       console.log(
         `admin-ui daily ${project} ${theme} ${viewport}: flag page → usage shown ${usageMs.toFixed(0)} ms; Ctrl+K → flag found ${menuMs.toFixed(0)} ms; all flags search → row ${searchMs.toFixed(0)} ms`,
       );
-      expect(await all.getByRole("row").count()).toBe(2);
       await expectAccessible(page, `all flags (${theme}, ${viewport})`);
       await page.close();
     },
