@@ -106,6 +106,7 @@ export async function createRedisCache({ url, keyPrefix = "", logger }: RedisCac
       return localWindows.incrementWindow(fullKey, windowMs);
     },
     async ping() {
+      if (!client.isOpen) throw new Error("cache is closed");
       if (!client.isReady) throw new Error(`Redis unreachable${downSince ? ` since ${downSince.toISOString()}` : ""}; reconnecting`);
       await client.ping();
     },
