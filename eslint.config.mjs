@@ -22,6 +22,22 @@ export default tseslint.config(
     },
   },
   {
+    // Shared-cache keys are spelled in one module (contracts/src/cache-keys.ts), so two features never meet
+    // on a key: a cache call outside the cache library takes its key from `cacheKeys`, never a string of its own.
+    files: ["contracts/src/**/*.ts", "libs/*/src/**/*.ts", "services/*/src/**/*.ts"],
+    ignores: ["libs/cache/**", "**/*.test.ts", "**/*.contract.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "CallExpression:matches([callee.object.name=/(^c|C)ache$/], [callee.object.property.name=/(^c|C)ache$/])[callee.property.name=/^(get|set|del|getJson|setJson|incrementWindow)$/] > :matches(Literal, TemplateLiteral, BinaryExpression).arguments:first-child",
+          message: "Spell cache keys in contracts/src/cache-keys.ts and use `cacheKeys` here.",
+        },
+      ],
+    },
+  },
+  {
     // Tests read arbitrary JSON responses and log lines; `any` there is the honest type of a body under test.
     files: ["test/**", "**/*.test.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },

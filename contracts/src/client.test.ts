@@ -5,12 +5,8 @@ import {
   clientRegistrationSchema,
   deltaEventSchema,
   frontendContextBodySchema,
-  snapshotCacheKey,
-  snapshotFeatureKey,
   snapshotIndexSchema,
-  snapshotNamesKey,
   snapshotNamesSchema,
-  snapshotSegmentsKey,
 } from "./schemas/index.js";
 import { featuresSeenSchema, topics } from "./topics/index.js";
 
@@ -61,10 +57,6 @@ describe("client contract", () => {
     expect(snapshotNamesSchema.parse(names)).toEqual(names);
     expect(snapshotNamesSchema.safeParse({ ...names, featureNames: [1] }).success).toBe(false);
     expect(snapshotNamesSchema.safeParse({ featureNames: ["a"] }).success).toBe(false);
-    expect(snapshotCacheKey("production")).toBe("snapshot:production");
-    expect(snapshotNamesKey("production")).toBe("snapshot:production:names");
-    expect(snapshotFeatureKey("production", "new-checkout")).toBe("snapshot:production:feature:new-checkout");
-    expect(snapshotSegmentsKey("production")).toBe("snapshot:production:segments");
   });
 
   it("takes the frontend context nested or bare", () => {

@@ -1,4 +1,5 @@
 export * from "./common.js";
+export { cacheKeys } from "./cache-keys.js";
 export * from "./schemas/index.js";
 export * from "./admin.js";
 export { addonsContract } from "./admin/addons.js";

@@ -156,10 +156,3 @@ export const snapshotNamesSchema = z.object({
   featureNames: z.array(z.string()),
 });
 export type SnapshotNames = z.infer<typeof snapshotNamesSchema>;
-
-export const snapshotCacheKey = (environment: string) => `snapshot:${environment}`;
-export const snapshotFeatureKey = (environment: string, featureName: string) => `snapshot:${environment}:feature:${featureName}`;
-export const snapshotSegmentsKey = (environment: string) => `snapshot:${environment}:segments`;
-export const snapshotNamesKey = (environment: string) => `snapshot:${environment}:names`;
-/** The environments that have a snapshot, so readers know what to hydrate at boot. */
-export const snapshotEnvironmentsKey = "snapshot-environments";

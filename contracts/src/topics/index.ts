@@ -33,14 +33,13 @@ export {
   signalReceivedSchema,
   sharedSignalEndpointSchema,
   sharedSignalEndpointsSchema,
-  signalEndpointsCacheKey,
   listSignalsRequestSchema,
   type SignalReceived,
   type SharedSignalEndpoint,
   type ListSignalsRequest,
 } from "./signals.js";
 export { snapshotUpdatedSchema, type SnapshotUpdated } from "./snapshots.js";
-export { tokenGrantSchema, tokenGrantsSchema, tokensSeenSchema, tokenGrantsKey, type TokensSeen } from "./tokens.js";
+export { tokenGrantSchema, tokenGrantsSchema, tokensSeenSchema, type TokensSeen } from "./tokens.js";
 export { subjectToken, type PayloadSchema } from "./topic.js";
 
 /**

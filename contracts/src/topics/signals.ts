@@ -18,7 +18,7 @@ export type SignalReceived = z.infer<typeof signalReceivedSchema>;
 /**
  * What signal-ingest needs to know about the endpoints admin owns: names, on/off and the sha256
  * digests of their tokens, never a secret. Admin writes it to the cache under
- * `signalEndpointsCacheKey` and announces each change; signal-ingest hydrates from the cache at
+ * `cacheKeys.signalEndpoints` (cache-keys.ts) and announces each change; signal-ingest hydrates from the cache at
  * boot, and asks admin (request/reply, answered with the list) when the cache lacks it.
  */
 export const sharedSignalEndpointSchema = z.object({
@@ -29,7 +29,6 @@ export const sharedSignalEndpointSchema = z.object({
 });
 export type SharedSignalEndpoint = z.infer<typeof sharedSignalEndpointSchema>;
 export const sharedSignalEndpointsSchema = z.array(sharedSignalEndpointSchema);
-export const signalEndpointsCacheKey = "signal-endpoints";
 
 /** A page of one endpoint's received signals, newest first. */
 export const listSignalsRequestSchema = z.object({

@@ -19,9 +19,6 @@ export const tokenGrantsSchema = z.array(tokenGrantSchema);
 export const tokensSeenSchema = z.object({ digests: z.array(z.string()).min(1) });
 export type TokensSeen = z.infer<typeof tokensSeenSchema>;
 
-/** The cache key under which admin, the owner of API tokens, shares the grants. */
-export const tokenGrantsKey = "tokens:grants";
-
 export const tokenTopics = {
   /** admin replaced the shared grants: every service reloads them. */
   tokensChanged: notice("tokens.changed", z.object({ count: z.number().int().nonnegative() })),

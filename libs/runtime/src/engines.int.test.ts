@@ -8,7 +8,7 @@ import { connect } from "nats";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTokenSecret, tokenDigest } from "@vexil/auth";
 import { loadConfig } from "@vexil/config";
-import { domainEventSchema, topics } from "@vexil/contracts";
+import { cacheKeys, domainEventSchema, topics } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
 import { openBus } from "./engines.js";
 import { platformEnv } from "./platform-config.js";
@@ -75,7 +75,7 @@ describe.skipIf(!available)("openEngines with NATS and Redis", () => {
       expect(shared.tokens.lookup(secret)).toBeUndefined();
       shared.stop();
     } finally {
-      await admin.cache.del("tokens:grants");
+      await admin.cache.del(cacheKeys.tokenGrants);
       await closeEngines(admin);
       await closeEngines(frontend);
     }

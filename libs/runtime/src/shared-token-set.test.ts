@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createTokenSecret, tokenDigest, type TokenGrant } from "@vexil/auth";
 import { createMemoryBus } from "@vexil/bus";
 import { createMemoryCache } from "@vexil/cache";
+import { cacheKeys } from "@vexil/contracts";
 import { openSharedTokenSet, publishTokenGrants } from "./shared-token-set.js";
 
 const grantFor = (secret: string): TokenGrant => ({
@@ -36,6 +37,6 @@ describe("shared token set", () => {
     const cache = createMemoryCache();
     const secret = createTokenSecret({ projects: ["*"], environment: "*" });
     await publishTokenGrants(cache, createMemoryBus(), [grantFor(secret)]);
-    expect(await cache.get("tokens:grants")).not.toContain(secret.split(".")[1]);
+    expect(await cache.get(cacheKeys.tokenGrants)).not.toContain(secret.split(".")[1]);
   });
 });

@@ -3,7 +3,7 @@ import { isNoResponders, type Bus, type Subscription } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
 import type { ReadinessCheck } from "@vexil/http";
 import type { Logger } from "@vexil/logger";
-import { tokenGrantsKey, tokenGrantsSchema, topics, type TokensSeen } from "@vexil/contracts";
+import { cacheKeys, tokenGrantsSchema, topics, type TokensSeen } from "@vexil/contracts";
 
 /**
  * Admin side: replace the shared grants, then tell every service to reload. The announcement goes
@@ -11,7 +11,7 @@ import { tokenGrantsKey, tokenGrantsSchema, topics, type TokensSeen } from "@vex
  */
 export async function publishTokenGrants(cache: Cache, bus: Bus, grants: TokenGrant[]): Promise<void> {
   try {
-    await cache.setJson(tokenGrantsKey, grants);
+    await cache.setJson(cacheKeys.tokenGrants, grants);
   } finally {
     bus.publish(topics.tokensChanged, { count: grants.length });
   }
@@ -25,7 +25,7 @@ export async function publishTokenGrants(cache: Cache, bus: Bus, grants: TokenGr
 export function sharedTokenGrants(cache: Cache, bus: Bus, { requestTimeoutMs = 3000 } = {}): TokenGrantSource {
   return {
     async loadAll() {
-      const cached = await cache.getJson(tokenGrantsKey).catch(() => null);
+      const cached = await cache.getJson(cacheKeys.tokenGrants).catch(() => null);
       const parsed = tokenGrantsSchema.safeParse(cached);
       if (cached !== null && parsed.success) return parsed.data;
       return bus.request(topics.tokenGrants, {}, { timeoutMs: requestTimeoutMs });

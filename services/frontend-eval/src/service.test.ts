@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTokenSecret, tokenDigest, type TokenGrant } from "@vexil/auth";
 import { createMemoryBus } from "@vexil/bus";
 import { createMemoryCache } from "@vexil/cache";
-import { snapshotEnvironmentsKey, snapshotFeatureKey, topics, type ClientFeature, type ClientSegment } from "@vexil/contracts";
+import { cacheKeys, topics, type ClientFeature, type ClientSegment } from "@vexil/contracts";
 import { createHttpApp, listen, withFastRoutes, type RunningServer } from "@vexil/http";
 import { createLogger } from "@vexil/logger";
 import { publishTokenGrants, type VexilService } from "@vexil/runtime";
@@ -113,7 +113,7 @@ describe("frontend-eval service", () => {
       grant(tokens.frontendOtherEnv, "frontend", ["*"], "production"),
       { ...grant(tokens.frontendExpired, "frontend", ["*"], "development"), expiresAt: "2020-01-01T00:00:00.000Z" },
     ]);
-    await cache.setJson(snapshotEnvironmentsKey, ["development"]);
+    await cache.setJson(cacheKeys.snapshotEnvironments, ["development"]);
     await writeSnapshot(cache, "development", stored(10, initialFeatures));
     bus.subscribe(topics.featuresSeen, (payload) => {
       seen.push(payload);
@@ -419,7 +419,7 @@ describe("frontend-eval service", () => {
       await vi.waitFor(async () => expect((await (await get("/api/client/features", tokens.client)).json()).meta.revisionId).toBe(13));
       // Only the named entries, not the index nor the others.
       const keysRead = [...reads.mock.calls, ...readsJson.mock.calls].map(([key]) => key).filter((key) => key.startsWith("snapshot:"));
-      expect(keysRead.sort()).toEqual(["alpha", "delta", "props"].map((name) => snapshotFeatureKey("development", name)));
+      expect(keysRead.sort()).toEqual(["alpha", "delta", "props"].map((name) => cacheKeys.snapshotFeature("development", name)));
       reads.mockRestore();
       readsJson.mockRestore();
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { TokenSet, tokenDigest, type TokenGrant } from "@vexil/auth";
 import { createMemoryBus, type Bus } from "@vexil/bus";
 import { createMemoryCache, type Cache } from "@vexil/cache";
-import { tokenGrantsKey, topics } from "@vexil/contracts";
+import { cacheKeys, topics } from "@vexil/contracts";
 import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
 import { z } from "zod";
 import { systemActor } from "../access/actor.js";
@@ -59,7 +59,7 @@ describe("ApiTokenService", () => {
   it("scopes secrets as Unleash does and shares grants without secrets", async () => {
     const token = await service.create({ tokenName: "sdk", type: "client", environment: "production", projects: ["default"] }, systemActor);
     expect(token.secret).toMatch(/^default:production\.[0-9a-f]{56}$/);
-    const grants = (await cache.getJson<TokenGrant[]>(tokenGrantsKey))!;
+    const grants = (await cache.getJson<TokenGrant[]>(cacheKeys.tokenGrants))!;
     expect(grants).toContainEqual(
       expect.objectContaining({ digest: tokenDigest(token.secret), type: "client", environment: "production" }),
     );

@@ -3,7 +3,7 @@ import type { Bus, Subscription } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
 import { NotFoundError, ValidationError } from "@vexil/errors";
 import type { Logger } from "@vexil/logger";
-import { tokenGrantsKey, topics } from "@vexil/contracts";
+import { cacheKeys, topics } from "@vexil/contracts";
 import { publishTokenGrants } from "@vexil/runtime";
 import type { Actor } from "../access/actor.js";
 import type { EnvironmentStore } from "../environments/environment-store.js";
@@ -169,7 +169,7 @@ export class ApiTokenService {
       topics.tokenGrants,
       async () => {
         const grants = (await this.deps.tokens.list()).map(toGrant);
-        this.deps.cache.setJson(tokenGrantsKey, grants).catch(() => undefined);
+        this.deps.cache.setJson(cacheKeys.tokenGrants, grants).catch(() => undefined);
         return grants;
       },
       { queue: "admin" },

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { RequestHandler } from "express";
 import { z } from "zod";
 import type { Cache } from "@vexil/cache";
+import { cacheKeys } from "@vexil/contracts";
 import { TooManyRequests } from "@vexil/errors";
 
 /** Unleash's sign-in limit, under its variable name and with its default; the window and the per-account backoff are ours. */
@@ -60,8 +61,8 @@ export function loginRateLimiter(
     LOGIN_BACKOFF_MAX_MS: maxMs,
   } = loginRateLimitEnv.parse(settings);
   const accountKey = (login: string) => createHash("sha256").update(login.trim().toLowerCase()).digest("base64url");
-  const lockKey = (login: string) => `login-lock:${accountKey(login)}`;
-  const failuresKey = (login: string) => `login-failures:${accountKey(login)}`;
+  const lockKey = (login: string) => cacheKeys.loginLock(accountKey(login));
+  const failuresKey = (login: string) => cacheKeys.loginFailures(accountKey(login));
   // When the shared cache cannot answer a read, the attempt goes ahead: the address's counter
   // still holds then (incrementWindow counts in this process while Redis is away).
   const readOrNull = (key: string) => cache.get(key).catch(() => null);
@@ -71,8 +72,8 @@ export function loginRateLimiter(
       const now = clock().getTime();
       const window = Math.floor(now / windowMs);
       // Each window's counter lives two windows: the next one weighs it.
-      const current = await cache.incrementWindow(`login-rate:${clientIp}:${window}`, 2 * windowMs);
-      const previous = Number((await readOrNull(`login-rate:${clientIp}:${window - 1}`)) ?? 0) || 0;
+      const current = await cache.incrementWindow(cacheKeys.loginRate(clientIp, window), 2 * windowMs);
+      const previous = Number((await readOrNull(cacheKeys.loginRate(clientIp, window - 1))) ?? 0) || 0;
       const elapsed = now - window * windowMs;
       const weighted = previous * (1 - elapsed / windowMs) + current;
       if (weighted <= limit) return;

@@ -1,6 +1,6 @@
 import { SAML, ValidateInResponseTo, type CacheProvider, type Profile, type SamlConfig } from "@node-saml/node-saml";
 import type { Cache } from "@vexil/cache";
-import type { SamlSettings } from "@vexil/contracts";
+import { cacheKeys, type SamlSettings } from "@vexil/contracts";
 import { NotFoundError } from "@vexil/errors";
 import type { SsoSession } from "../auth/session-store.js";
 import { SsoRefusal, type SsoIdentity, type SsoSignIn } from "../sso/sso-sign-in.js";
@@ -25,7 +25,7 @@ const clockSkewMs = 60 * 1000;
  * so any admin instance accepts the answer to a request another one sent, and only once.
  */
 function requestIds(cache: Cache): CacheProvider {
-  const key = (id: string) => `saml-request:${id}`;
+  const key = cacheKeys.samlRequest;
   return {
     async saveAsync(id, value) {
       if ((await cache.get(key(id))) !== null) return null;
@@ -120,7 +120,7 @@ export class SamlSignIn {
     }
     if (!profile) throw await this.deps.sso.refuse("saml", "no-assertion", "The identity provider's answer held no sign-in.");
     const assertionId = (profile.getAssertion?.() as { Assertion?: { $?: { ID?: string } } } | undefined)?.Assertion?.$?.ID;
-    if (!assertionId || (await this.deps.cache.incrementWindow(`saml-assertion:${assertionId}`, requestLifetimeMs * 2)) > 1)
+    if (!assertionId || (await this.deps.cache.incrementWindow(cacheKeys.samlAssertion(assertionId), requestLifetimeMs * 2)) > 1)
       throw await this.deps.sso.refuse("saml", "replayed", "This sign-in answer was already used.");
     const session: SsoSession = {
       provider: "saml",

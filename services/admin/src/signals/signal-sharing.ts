@@ -1,6 +1,6 @@
 import { BusRequestError, type Bus, type Subscription } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
-import { signalEndpointsCacheKey, topics, type ListSignalsRequest, type SharedSignalEndpoint } from "@vexil/contracts";
+import { cacheKeys, topics, type ListSignalsRequest, type SharedSignalEndpoint } from "@vexil/contracts";
 import { NotReady } from "@vexil/errors";
 import type { Logger } from "@vexil/logger";
 import type { SignalReader } from "./signal-endpoint-service.js";
@@ -13,7 +13,7 @@ import type { SignalReader } from "./signal-endpoint-service.js";
 export function shareSignalEndpoints(cache: Cache, bus: Bus, logger: Pick<Logger, "warn">) {
   return async (endpoints: SharedSignalEndpoint[]): Promise<void> => {
     try {
-      await cache.setJson(signalEndpointsCacheKey, endpoints);
+      await cache.setJson(cacheKeys.signalEndpoints, endpoints);
     } catch (err) {
       logger.warn({ err }, "could not write the signal endpoints to the cache; signal-ingest will ask admin");
     }
@@ -27,7 +27,7 @@ export function serveSharedSignalEndpoints(cache: Cache, bus: Bus, list: () => P
     topics.signalEndpoints,
     async () => {
       const endpoints = await list();
-      cache.setJson(signalEndpointsCacheKey, endpoints).catch(() => undefined);
+      cache.setJson(cacheKeys.signalEndpoints, endpoints).catch(() => undefined);
       return endpoints;
     },
     { queue: "admin" },

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { snapshotCacheKey, snapshotFeatureKey, snapshotNamesKey } from "@vexil/contracts";
+import { cacheKeys } from "@vexil/contracts";
 import { committedAt, flag, segment, setup } from "./snapshot-publisher.fixture.js";
 
 /**
@@ -38,7 +38,7 @@ describe("SnapshotPublisher names", () => {
     const { model, publisher, cache, read, announced } = await setup();
     for (let i = 0; i < 100; i++) model.flags.set(`flag-${i}`, flag(`flag-${i}`));
     await publisher.start();
-    const namesBefore = await cache.get(snapshotNamesKey("development"));
+    const namesBefore = await cache.get(cacheKeys.snapshotNames("development"));
     announced.length = 0;
     const set = vi.spyOn(cache, "set");
     const disabled = flag("flag-7");
@@ -49,13 +49,17 @@ describe("SnapshotPublisher names", () => {
 
     // Production serves flag-7 disabled either way: nothing there changed.
     expect(set.mock.calls.map(([key]) => key).sort()).toEqual([
-      snapshotCacheKey("development"),
-      snapshotFeatureKey("development", "flag-7"),
+      cacheKeys.snapshotIndex("development"),
+      cacheKeys.snapshotFeature("development", "flag-7"),
     ]);
     expect(set.mock.calls.every(([, value]) => value.length < 1000)).toBe(true);
-    expect(await cache.get(snapshotNamesKey("development"))).toBe(namesBefore);
+    expect(await cache.get(cacheKeys.snapshotNames("development"))).toBe(namesBefore);
     // The index moves on and still names the revision the names were written at.
-    expect(await cache.getJson(snapshotCacheKey("development"))).toEqual({ environment: "development", revision: 1, namesRevision: 0 });
+    expect(await cache.getJson(cacheKeys.snapshotIndex("development"))).toEqual({
+      environment: "development",
+      revision: 1,
+      namesRevision: 0,
+    });
     const snapshot = await read("development");
     expect(snapshot.features).toHaveLength(100);
     expect(snapshot.features.find((f) => f.name === "flag-7").enabled).toBe(false);
@@ -68,7 +72,7 @@ describe("SnapshotPublisher names", () => {
     model.segments.set(3, segment(3, ["u"]));
     publisher.notify([model.event("segment-created")]);
     await publisher.idle();
-    expect(set.mock.calls.map(([key]) => key)).not.toContain(snapshotNamesKey("development"));
+    expect(set.mock.calls.map(([key]) => key)).not.toContain(cacheKeys.snapshotNames("development"));
     expect((await read("development")).namesRevision).toBe(0);
 
     // The next flag that comes writes them again, at its revision.
@@ -76,8 +80,8 @@ describe("SnapshotPublisher names", () => {
     model.flags.set("added", flag("added"));
     publisher.notify([model.event("feature-created", "added")]);
     await publisher.idle();
-    expect(set.mock.calls.map(([key]) => key)).toContain(snapshotNamesKey("development"));
-    expect(await cache.getJson(snapshotNamesKey("development"))).toEqual({
+    expect(set.mock.calls.map(([key]) => key)).toContain(cacheKeys.snapshotNames("development"));
+    expect(await cache.getJson(cacheKeys.snapshotNames("development"))).toEqual({
       revision: 3,
       featureNames: [...model.flags.keys()].sort(),
     });
@@ -93,8 +97,8 @@ describe("SnapshotPublisher names", () => {
     model.flags.delete("b");
     publisher.notify([model.event("feature-deleted", "b")]);
     await publisher.idle();
-    expect(set.mock.calls.map(([key]) => key)).toContain(snapshotNamesKey("development"));
-    expect(await cache.getJson(snapshotNamesKey("development"))).toEqual({ revision: 1, featureNames: ["a", "c"] });
+    expect(set.mock.calls.map(([key]) => key)).toContain(cacheKeys.snapshotNames("development"));
+    expect(await cache.getJson(cacheKeys.snapshotNames("development"))).toEqual({ revision: 1, featureNames: ["a", "c"] });
     expect((await read("development")).features.map((f) => f.name)).toEqual(["a", "c"]);
     await publisher.stop();
   });
@@ -106,28 +110,36 @@ describe("SnapshotPublisher names", () => {
     const set = cache.set.bind(cache);
     let failures = 0;
     vi.spyOn(cache, "set").mockImplementation(async (key, value, options) => {
-      if (key === snapshotNamesKey("development") && failures++ === 0) throw new Error("cache down");
+      if (key === cacheKeys.snapshotNames("development") && failures++ === 0) throw new Error("cache down");
       return set(key, value, options);
     });
     model.flags.set("b", flag("b"));
     publisher.notify([model.event("feature-created", "b")]);
     await publisher.idle();
     // The failed rebuild wrote b's entry but no index naming names that are not there.
-    expect(await cache.getJson(snapshotCacheKey("development"))).toEqual({ environment: "development", revision: 0, namesRevision: 0 });
+    expect(await cache.getJson(cacheKeys.snapshotIndex("development"))).toEqual({
+      environment: "development",
+      revision: 0,
+      namesRevision: 0,
+    });
     expect((await read("development")).featureNames).toEqual(["a"]);
     // The retry writes everything again, names included.
     await vi.waitFor(async () => expect((await read("development")).featureNames).toEqual(["a", "b"]));
-    expect(await cache.getJson(snapshotCacheKey("development"))).toEqual({ environment: "development", revision: 1, namesRevision: 1 });
+    expect(await cache.getJson(cacheKeys.snapshotIndex("development"))).toEqual({
+      environment: "development",
+      revision: 1,
+      namesRevision: 1,
+    });
     await publisher.stop();
   });
 
   it("removes the entries of flags gone that a cache written before the names had their own entry lists in its index", async () => {
     const { model, publisher, cache, read } = await setup();
     model.flags.set("a", flag("a"));
-    for (const name of ["a", "b"]) await cache.set(snapshotFeatureKey("development", name), JSON.stringify({ name }));
-    await cache.setJson(snapshotCacheKey("development"), { environment: "development", revision: 0, featureNames: ["a", "b"] });
+    for (const name of ["a", "b"]) await cache.set(cacheKeys.snapshotFeature("development", name), JSON.stringify({ name }));
+    await cache.setJson(cacheKeys.snapshotIndex("development"), { environment: "development", revision: 0, featureNames: ["a", "b"] });
     await publisher.start();
-    expect(await cache.get(snapshotFeatureKey("development", "b"))).toBeNull();
+    expect(await cache.get(cacheKeys.snapshotFeature("development", "b"))).toBeNull();
     expect((await read("development")).features.map((f) => f.name)).toEqual(["a"]);
     await publisher.stop();
   });
@@ -135,8 +147,8 @@ describe("SnapshotPublisher names", () => {
   it("publishes over names it cannot read, whatever they hold", async () => {
     const { model, publisher, cache, read } = await setup();
     model.flags.set("a", flag("a"));
-    await cache.set(snapshotNamesKey("development"), "{not json");
-    await cache.setJson(snapshotNamesKey("production"), { revision: "seven", featureNames: "a" });
+    await cache.set(cacheKeys.snapshotNames("development"), "{not json");
+    await cache.setJson(cacheKeys.snapshotNames("production"), { revision: "seven", featureNames: "a" });
     await publisher.start();
     expect((await read("development")).featureNames).toEqual(["a"]);
     expect((await read("production")).featureNames).toEqual(["a"]);

@@ -1,16 +1,6 @@
 import { createMemoryBus } from "@vexil/bus";
 import { createMemoryCache } from "@vexil/cache";
-import {
-  clientSegmentSchema,
-  snapshotCacheKey,
-  snapshotFeatureKey,
-  snapshotIndexSchema,
-  snapshotNamesKey,
-  snapshotNamesSchema,
-  snapshotSegmentsKey,
-  topics,
-  type EventType,
-} from "@vexil/contracts";
+import { clientSegmentSchema, cacheKeys, snapshotIndexSchema, snapshotNamesSchema, topics, type EventType } from "@vexil/contracts";
 import { createLogger, type Logger } from "@vexil/logger";
 import type { FeatureDocument, FeatureStrategyDocument, SegmentDocument } from "../features/feature-model.js";
 import { featureDocument, strategyDocument } from "../features/feature-slice.fixture.js";
@@ -113,12 +103,12 @@ export async function setup(options: { retryDelayMs?: number; maxRetryDelayMs?: 
   });
   /** The environment's snapshot as a reader assembles it from the index, its names and its entries. */
   const read = async (environment: string) => {
-    const index = snapshotIndexSchema.parse(await cache.getJson(snapshotCacheKey(environment)));
-    const { revision: namesRevision, featureNames } = snapshotNamesSchema.parse(await cache.getJson(snapshotNamesKey(environment)));
+    const index = snapshotIndexSchema.parse(await cache.getJson(cacheKeys.snapshotIndex(environment)));
+    const { revision: namesRevision, featureNames } = snapshotNamesSchema.parse(await cache.getJson(cacheKeys.snapshotNames(environment)));
     // A reader builds nothing from names the index was not written with.
     if (namesRevision !== index.namesRevision) throw new Error(`names of revision ${namesRevision}, index expects ${index.namesRevision}`);
-    const texts = await Promise.all(featureNames.map((name) => cache.get(snapshotFeatureKey(environment, name))));
-    const segments = clientSegmentSchema.array().parse(await cache.getJson(snapshotSegmentsKey(environment)));
+    const texts = await Promise.all(featureNames.map((name) => cache.get(cacheKeys.snapshotFeature(environment, name))));
+    const segments = clientSegmentSchema.array().parse(await cache.getJson(cacheKeys.snapshotSegments(environment)));
     return { ...index, featureNames, features: texts.map((json) => JSON.parse(json!)), segments };
   };
   const features = async (environment: string) => (await read(environment)).features;

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { createMemoryBus } from "@vexil/bus";
-import { snapshotCacheKey, snapshotEnvironmentsKey, snapshotFeatureKey, snapshotNamesKey } from "@vexil/contracts";
+import { cacheKeys } from "@vexil/contracts";
 import { createLogger, type Logger } from "@vexil/logger";
 import { toClientFeature } from "./client-features.js";
 import { SnapshotPublisher } from "./snapshot-publisher.js";
@@ -79,7 +79,7 @@ describe("SnapshotPublisher", () => {
       { id: 1, name: "segment-1", constraints: [{ contextName: "userId", operator: "IN", values: ["u1"] }] },
     ]);
     expect((await features("production")).map((f) => f.enabled)).toEqual([false, false]);
-    expect(await cache.getJson(snapshotEnvironmentsKey)).toEqual(["development", "production"]);
+    expect(await cache.getJson(cacheKeys.snapshotEnvironments)).toEqual(["development", "production"]);
     expect(announced).toEqual([
       { environment: "development", revision: 1 },
       { environment: "production", revision: 1 },
@@ -136,8 +136,8 @@ describe("SnapshotPublisher", () => {
     publisher.notify([model.event("feature-archived", "a"), model.event("feature-deleted", "b")]);
     await publisher.idle();
     expect(await features("development")).toEqual([]);
-    expect(await cache.get(snapshotFeatureKey("development", "a"))).toBeNull();
-    expect(await cache.get(snapshotFeatureKey("development", "b"))).toBeNull();
+    expect(await cache.get(cacheKeys.snapshotFeature("development", "a"))).toBeNull();
+    expect(await cache.get(cacheKeys.snapshotFeature("development", "b"))).toBeNull();
     await publisher.stop();
   });
 
@@ -153,19 +153,23 @@ describe("SnapshotPublisher", () => {
     await publisher.idle();
     // The new flag's entries, the names it joins and the indexes; not the other flags' entries, nor the segments.
     expect(set.mock.calls.map(([key]) => key).sort()).toEqual([
-      snapshotCacheKey("development"),
-      snapshotFeatureKey("development", "c"),
-      snapshotNamesKey("development"),
-      snapshotCacheKey("production"),
-      snapshotFeatureKey("production", "c"),
-      snapshotNamesKey("production"),
+      cacheKeys.snapshotIndex("development"),
+      cacheKeys.snapshotFeature("development", "c"),
+      cacheKeys.snapshotNames("development"),
+      cacheKeys.snapshotIndex("production"),
+      cacheKeys.snapshotFeature("production", "c"),
+      cacheKeys.snapshotNames("production"),
     ]);
     expect(announced).toEqual([
       { environment: "development", revision: 1, previousRevision: 0, changedFeatures: ["c"], segmentsChanged: false, committedAt },
       { environment: "production", revision: 1, previousRevision: 0, changedFeatures: ["c"], segmentsChanged: false, committedAt },
     ]);
-    expect(await cache.getJson(snapshotCacheKey("development"))).toEqual({ environment: "development", revision: 1, namesRevision: 1 });
-    expect(await cache.getJson(snapshotNamesKey("development"))).toEqual({ revision: 1, featureNames: ["a", "b", "c"] });
+    expect(await cache.getJson(cacheKeys.snapshotIndex("development"))).toEqual({
+      environment: "development",
+      revision: 1,
+      namesRevision: 1,
+    });
+    expect(await cache.getJson(cacheKeys.snapshotNames("development"))).toEqual({ revision: 1, featureNames: ["a", "b", "c"] });
     await publisher.stop();
   });
 
@@ -185,7 +189,7 @@ describe("SnapshotPublisher", () => {
     });
     await restarted.start();
     expect((await read("development")).features.map((f) => f.name)).toEqual(["a"]);
-    expect(await cache.get(snapshotFeatureKey("development", "b"))).toBeNull();
+    expect(await cache.get(cacheKeys.snapshotFeature("development", "b"))).toBeNull();
     await restarted.stop();
   });
 

@@ -1,12 +1,8 @@
 import type { Bus } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
 import {
-  snapshotCacheKey,
-  snapshotEnvironmentsKey,
-  snapshotFeatureKey,
-  snapshotNamesKey,
+  cacheKeys,
   snapshotNamesSchema,
-  snapshotSegmentsKey,
   topics,
   type ClientSegment,
   type EventType,
@@ -405,7 +401,7 @@ export class SnapshotPublisher {
         work.committedAt,
       );
     }
-    if (work.full) await this.deps.cache.setJson(snapshotEnvironmentsKey, this.environments);
+    if (work.full) await this.deps.cache.setJson(cacheKeys.snapshotEnvironments, this.environments);
   }
 
   /** Replaces the segment list; true when it differs from the one before. */
@@ -436,24 +432,24 @@ export class SnapshotPublisher {
       written.map((name) => {
         const json = state.features.get(name);
         return json === undefined
-          ? cache.del(snapshotFeatureKey(environment, name))
-          : cache.set(snapshotFeatureKey(environment, name), json);
+          ? cache.del(cacheKeys.snapshotFeature(environment, name))
+          : cache.set(cacheKeys.snapshotFeature(environment, name), json);
       }),
     );
     if (!change) {
       const left = (await this.namesInCache(environment)).filter((name) => !state.features.has(name));
-      await Promise.all(left.map((name) => cache.del(snapshotFeatureKey(environment, name))));
+      await Promise.all(left.map((name) => cache.del(cacheKeys.snapshotFeature(environment, name))));
     }
-    if (!change || change.segmentsChanged) await cache.setJson(snapshotSegmentsKey(environment), this.segments);
+    if (!change || change.segmentsChanged) await cache.setJson(cacheKeys.snapshotSegments(environment), this.segments);
     // The names are the one entry that grows with the flag count: written only when they change.
     if (!change || change.namesChanged) {
       state.namesJson ??= JSON.stringify(state.sortedNames).slice(0, -1);
       // As `setJson` would write `{ revision, featureNames }`, around the kept names.
-      await cache.set(snapshotNamesKey(environment), `{"revision":${state.revision},"featureNames":${state.namesJson}]}`);
+      await cache.set(cacheKeys.snapshotNames(environment), `{"revision":${state.revision},"featureNames":${state.namesJson}]}`);
       state.namesRevision = state.revision;
     }
     const index: SnapshotIndex = { environment, revision: state.revision, namesRevision: state.namesRevision };
-    await cache.setJson(snapshotCacheKey(environment), index);
+    await cache.setJson(cacheKeys.snapshotIndex(environment), index);
     const notice: SnapshotUpdated = {
       environment,
       revision: state.revision,
@@ -471,10 +467,12 @@ export class SnapshotPublisher {
    */
   private async namesInCache(environment: string): Promise<string[]> {
     const { cache } = this.deps;
-    const names = snapshotNamesSchema.safeParse(parsed(await cache.get(snapshotNamesKey(environment))));
+    const names = snapshotNamesSchema.safeParse(parsed(await cache.get(cacheKeys.snapshotNames(environment))));
     if (names.success) return names.data.featureNames;
     // A cache written before the names had an entry of their own lists them in the index.
-    const legacy = snapshotNamesSchema.pick({ featureNames: true }).safeParse(parsed(await cache.get(snapshotCacheKey(environment))));
+    const legacy = snapshotNamesSchema
+      .pick({ featureNames: true })
+      .safeParse(parsed(await cache.get(cacheKeys.snapshotIndex(environment))));
     return legacy.success ? legacy.data.featureNames : [];
   }
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTokenSecret, tokenDigest } from "@vexil/auth";
 import { createMemoryBus } from "@vexil/bus";
 import { createMemoryCache } from "@vexil/cache";
-import { snapshotEnvironmentsKey, topics } from "@vexil/contracts";
+import { cacheKeys, topics } from "@vexil/contracts";
 import { createHttpApp, listen, withFastRoutes, type RunningServer } from "@vexil/http";
 import { createLogger } from "@vexil/logger";
 import { Registry } from "@vexil/metrics";
@@ -35,7 +35,7 @@ describe("SDK streams are bounded", () => {
         expiresAt: null,
       })),
     );
-    await cache.setJson(snapshotEnvironmentsKey, ["development"]);
+    await cache.setJson(cacheKeys.snapshotEnvironments, ["development"]);
     await writeSnapshot(cache, "development", { revision: 1, features: [clientFeature("a")] });
     service = await createFrontendEvalService({
       engines: { cache, bus },
@@ -103,7 +103,7 @@ describe("SDK streams are admitted at a bounded rate", () => {
     await publishTokenGrants(cache, bus, [
       { digest: tokenDigest(token), tokenName: "t", type: "client", environment: "development", projects: ["*"], expiresAt: null },
     ]);
-    await cache.setJson(snapshotEnvironmentsKey, ["development"]);
+    await cache.setJson(cacheKeys.snapshotEnvironments, ["development"]);
     await writeSnapshot(cache, "development", { revision: 1, features: [clientFeature("a")] });
     service = await createFrontendEvalService({
       engines: { cache, bus },

@@ -1,14 +1,5 @@
 import type { Cache } from "@vexil/cache";
-import {
-  snapshotCacheKey,
-  snapshotFeatureKey,
-  snapshotNamesKey,
-  snapshotSegmentsKey,
-  type ClientFeature,
-  type ClientSegment,
-  type SnapshotIndex,
-  type SnapshotNames,
-} from "@vexil/contracts";
+import { cacheKeys, type ClientFeature, type ClientSegment, type SnapshotIndex, type SnapshotNames } from "@vexil/contracts";
 
 /**
  * Writes an environment's snapshot into the cache in the order the admin's publisher does: the
@@ -28,10 +19,10 @@ export async function writeSnapshot(
     namesRevision = revision,
   }: { revision: number; features: ClientFeature[]; segments?: ClientSegment[]; names?: string[]; namesRevision?: number },
 ) {
-  const before = (await cache.getJson<SnapshotNames>(snapshotNamesKey(environment)))?.featureNames ?? [];
-  for (const name of before) if (!names.includes(name)) await cache.del(snapshotFeatureKey(environment, name));
-  for (const f of features) await cache.set(snapshotFeatureKey(environment, f.name), JSON.stringify(f));
-  await cache.setJson(snapshotSegmentsKey(environment), segments);
-  await cache.setJson(snapshotNamesKey(environment), { revision: namesRevision, featureNames: names } satisfies SnapshotNames);
-  await cache.setJson(snapshotCacheKey(environment), { environment, revision, namesRevision } satisfies SnapshotIndex);
+  const before = (await cache.getJson<SnapshotNames>(cacheKeys.snapshotNames(environment)))?.featureNames ?? [];
+  for (const name of before) if (!names.includes(name)) await cache.del(cacheKeys.snapshotFeature(environment, name));
+  for (const f of features) await cache.set(cacheKeys.snapshotFeature(environment, f.name), JSON.stringify(f));
+  await cache.setJson(cacheKeys.snapshotSegments(environment), segments);
+  await cache.setJson(cacheKeys.snapshotNames(environment), { revision: namesRevision, featureNames: names } satisfies SnapshotNames);
+  await cache.setJson(cacheKeys.snapshotIndex(environment), { environment, revision, namesRevision } satisfies SnapshotIndex);
 }

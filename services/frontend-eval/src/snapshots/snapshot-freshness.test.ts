@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createMemoryBus } from "@vexil/bus";
 import { createMemoryCache } from "@vexil/cache";
-import { snapshotEnvironmentsKey } from "@vexil/contracts";
+import { cacheKeys } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
 import { clientFeature } from "../client-feature.fixture.js";
 import { writeSnapshot } from "./snapshot-cache.fixture.js";
@@ -20,7 +20,7 @@ async function setup(environments: string[]) {
   const clock = () => now;
   const cache = createMemoryCache();
   const bus = createMemoryBus();
-  await cache.setJson(snapshotEnvironmentsKey, environments);
+  await cache.setJson(cacheKeys.snapshotEnvironments, environments);
   const holder = new SnapshotHolder({ cache, bus, logger, retryDelayMs: 10, now: clock });
   const freshness = new SnapshotFreshness({ bus, cache, holder, logger, now: clock });
   stop.push(() => holder.stop());

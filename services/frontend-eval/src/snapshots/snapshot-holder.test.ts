@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createMemoryBus } from "@vexil/bus";
 import { createMemoryCache } from "@vexil/cache";
-import { snapshotEnvironmentsKey, snapshotFeatureKey, snapshotNamesKey, topics, type SnapshotNames } from "@vexil/contracts";
+import { cacheKeys, topics, type SnapshotNames } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
 import type { EnvironmentSnapshot } from "./environment-snapshot.js";
 import { SnapshotHolder } from "./snapshot-holder.js";
@@ -15,7 +15,7 @@ const flags = (...names: string[]) => names.map((name) => clientFeature(name));
 async function setup({ compactAfterMs }: { compactAfterMs?: number } = {}) {
   const cache = createMemoryCache();
   const bus = createMemoryBus();
-  await cache.setJson(snapshotEnvironmentsKey, [environment]);
+  await cache.setJson(cacheKeys.snapshotEnvironments, [environment]);
   const holder = new SnapshotHolder({
     cache,
     bus,
@@ -57,7 +57,7 @@ describe("SnapshotHolder", () => {
     stopHolder = () => holder.stop();
     // b's entry is there, but names of another revision leave it out: a mix would serve a without b.
     await writeSnapshot(cache, environment, { revision: 5, features: flags("a", "b"), names: ["a"] });
-    await cache.setJson(snapshotNamesKey(environment), { revision: namesRevision, featureNames: ["a"] } satisfies SnapshotNames);
+    await cache.setJson(cacheKeys.snapshotNames(environment), { revision: namesRevision, featureNames: ["a"] } satisfies SnapshotNames);
     const namesRead = vi.spyOn(cache, "getJson");
     let republished = 0;
     bus.reply(topics.snapshotRepublish, async () => {
@@ -69,7 +69,7 @@ describe("SnapshotHolder", () => {
     await holder.start();
     await vi.waitFor(() => expect(holder.has(environment)).toBe(true));
     // Read again a few times before concluding the cache lost them, as for missing entries.
-    expect(namesRead.mock.calls.filter(([key]) => key === snapshotNamesKey(environment)).length).toBeGreaterThanOrEqual(3);
+    expect(namesRead.mock.calls.filter(([key]) => key === cacheKeys.snapshotNames(environment)).length).toBeGreaterThanOrEqual(3);
     expect(republished).toBe(1);
     expect(swaps.map((snapshot) => [snapshot.revision, names(snapshot)])).toEqual([[7, ["a", "b"]]]);
   });
@@ -78,7 +78,7 @@ describe("SnapshotHolder", () => {
     const { cache, holder, swaps } = await setup();
     stopHolder = () => holder.stop();
     await writeSnapshot(cache, environment, { revision: 5, features: flags("a") });
-    await cache.setJson(snapshotNamesKey(environment), { revision: 2, featureNames: ["a"] } satisfies SnapshotNames);
+    await cache.setJson(cacheKeys.snapshotNames(environment), { revision: 2, featureNames: ["a"] } satisfies SnapshotNames);
     await holder.start();
     // The admin's republish request finds no responder; the holder keeps trying and serves nothing.
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -94,7 +94,7 @@ describe("SnapshotHolder", () => {
     await holder.start();
     // A full notice, while the cache pairs an index with names that are not its own.
     await writeSnapshot(cache, environment, { revision: 6, features: flags("a", "b", "c") });
-    await cache.setJson(snapshotNamesKey(environment), { revision: 9, featureNames: ["c"] } satisfies SnapshotNames);
+    await cache.setJson(cacheKeys.snapshotNames(environment), { revision: 9, featureNames: ["c"] } satisfies SnapshotNames);
     bus.publish(topics.snapshotUpdated.of(environment), { environment, revision: 6 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(holder.get(environment).revision).toBe(5);
@@ -109,7 +109,7 @@ describe("SnapshotHolder", () => {
     const getJson = cache.getJson.bind(cache);
     let raced = false;
     vi.spyOn(cache, "getJson").mockImplementation(async (key) => {
-      if (key === snapshotNamesKey(environment) && !raced) {
+      if (key === cacheKeys.snapshotNames(environment) && !raced) {
         raced = true;
         // The admin adds c after this reader has read the index of revision 5.
         await writeSnapshot(cache, environment, { revision: 6, features: flags("a", "b", "c") });
@@ -130,7 +130,7 @@ describe("SnapshotHolder", () => {
     const { cache, bus, holder, swaps, names } = await setup();
     stopHolder = () => holder.stop();
     await writeSnapshot(cache, environment, { revision: 5, features: flags("a") });
-    await cache.del(snapshotNamesKey(environment));
+    await cache.del(cacheKeys.snapshotNames(environment));
     bus.reply(topics.snapshotRepublish, async () => {
       await writeSnapshot(cache, environment, { revision: 5, features: flags("a") });
       return { environments: [environment] };
@@ -146,7 +146,7 @@ describe("SnapshotHolder", () => {
     await writeSnapshot(cache, environment, { revision: 5, features: flags("a", "b") });
     await holder.start();
     const reads = vi.spyOn(cache, "getJson");
-    await cache.set(snapshotFeatureKey(environment, "c"), JSON.stringify(clientFeature("c")));
+    await cache.set(cacheKeys.snapshotFeature(environment, "c"), JSON.stringify(clientFeature("c")));
     bus.publish(topics.snapshotUpdated.of(environment), {
       environment,
       revision: 6,
@@ -166,7 +166,7 @@ describe("SnapshotHolder", () => {
     await writeSnapshot(cache, environment, { revision: 5, features: twenty });
     await holder.start();
     const change = async (revision: number, name: string) => {
-      await cache.set(snapshotFeatureKey(environment, name), JSON.stringify({ ...clientFeature(name), enabled: false }));
+      await cache.set(cacheKeys.snapshotFeature(environment, name), JSON.stringify({ ...clientFeature(name), enabled: false }));
       bus.publish(topics.snapshotUpdated.of(environment), {
         environment,
         revision,

@@ -2,13 +2,9 @@ import { isNoResponders, type Bus } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
 import {
   clientSegmentSchema,
-  snapshotCacheKey,
-  snapshotEnvironmentsKey,
-  snapshotFeatureKey,
+  cacheKeys,
   snapshotIndexSchema,
-  snapshotNamesKey,
   snapshotNamesSchema,
-  snapshotSegmentsKey,
   topics,
   type ClientSegment,
   type DeltaEvent,
@@ -104,7 +100,7 @@ export class SnapshotHolder {
   async reloadAll(): Promise<void> {
     let environments: string[] | undefined;
     try {
-      const listed = z.array(z.string()).safeParse(await this.deps.cache.getJson(snapshotEnvironmentsKey));
+      const listed = z.array(z.string()).safeParse(await this.deps.cache.getJson(cacheKeys.snapshotEnvironments));
       environments = listed.success ? listed.data : await this.requestRepublish();
     } catch (err) {
       this.deps.logger.warn({ err }, "could not read the snapshot environments; keeping the snapshots held");
@@ -133,7 +129,7 @@ export class SnapshotHolder {
    * changes are followed while announcements cannot be heard (NATS away). Costs one read when nothing moved.
    */
   async refreshIfMoved(environment: string): Promise<void> {
-    const index = snapshotIndexSchema.safeParse(await this.deps.cache.getJson(snapshotCacheKey(environment)));
+    const index = snapshotIndexSchema.safeParse(await this.deps.cache.getJson(cacheKeys.snapshotIndex(environment)));
     if (index.success && index.data.revision !== this.snapshots.get(environment)?.revision) await this.load(environment);
   }
 
@@ -293,16 +289,16 @@ export class SnapshotHolder {
    */
   private async readAll(environment: string): Promise<{ texts: SnapshotTexts; missing: string[] } | string> {
     const { cache } = this.deps;
-    const raw = await cache.getJson(snapshotCacheKey(environment));
+    const raw = await cache.getJson(cacheKeys.snapshotIndex(environment));
     if (raw === null) return `no snapshot index for ${environment}`;
     const index = snapshotIndexSchema.parse(raw);
-    const [segments, rawNames] = await Promise.all([this.readSegments(environment), cache.getJson(snapshotNamesKey(environment))]);
+    const [segments, rawNames] = await Promise.all([this.readSegments(environment), cache.getJson(cacheKeys.snapshotNames(environment))]);
     if (rawNames === null) return `no snapshot names for ${environment}`;
     const { revision: namesRevision, featureNames } = snapshotNamesSchema.parse(rawNames);
     // Names of another revision than the index's would pair one revision's flag list with another's.
     if (namesRevision !== index.namesRevision)
       return `the snapshot names of ${environment} are of revision ${namesRevision}, its index (revision ${index.revision}) goes with ${index.namesRevision}`;
-    const texts = await Promise.all(featureNames.map((name) => cache.get(snapshotFeatureKey(environment, name))));
+    const texts = await Promise.all(featureNames.map((name) => cache.get(cacheKeys.snapshotFeature(environment, name))));
     const missing = featureNames.filter((_, i) => texts[i] === null);
     const features = featureNames.flatMap((name, i) => (texts[i] === null ? [] : [[name, texts[i]!] as const]));
     return { texts: { environment, revision: index.revision, features, segments }, missing };
@@ -345,13 +341,13 @@ export class SnapshotHolder {
     const names = notice.changedFeatures ?? [];
     const [segments, texts] = await Promise.all([
       notice.segmentsChanged ? this.readSegments(environment) : previous.segments,
-      Promise.all(names.map((name) => this.deps.cache.get(snapshotFeatureKey(environment, name)))),
+      Promise.all(names.map((name) => this.deps.cache.get(cacheKeys.snapshotFeature(environment, name)))),
     ]);
     return { revision: notice.revision, features: new Map(names.map((name, i) => [name, texts[i] ?? null])), segments };
   }
 
   private async readSegments(environment: string): Promise<ClientSegment[]> {
-    return clientSegmentSchema.array().parse((await this.deps.cache.getJson(snapshotSegmentsKey(environment))) ?? []);
+    return clientSegmentSchema.array().parse((await this.deps.cache.getJson(cacheKeys.snapshotSegments(environment))) ?? []);
   }
 
   private remember(

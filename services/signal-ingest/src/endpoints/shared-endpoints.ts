@@ -1,6 +1,6 @@
 import { isNoResponders, type Bus } from "@vexil/bus";
 import type { Cache } from "@vexil/cache";
-import { sharedSignalEndpointsSchema, signalEndpointsCacheKey, topics, type SharedSignalEndpoint } from "@vexil/contracts";
+import { sharedSignalEndpointsSchema, cacheKeys, topics, type SharedSignalEndpoint } from "@vexil/contracts";
 import { NotReady } from "@vexil/errors";
 import type { Logger } from "@vexil/logger";
 
@@ -79,7 +79,7 @@ export class SharedEndpoints {
   }
 
   private async load(): Promise<void> {
-    const cached = await this.cache.getJson(signalEndpointsCacheKey).catch(() => null);
+    const cached = await this.cache.getJson(cacheKeys.signalEndpoints).catch(() => null);
     let endpoints: SharedSignalEndpoint[];
     if (cached === null) {
       // The reply is validated by the bus; a malformed one rejects and the endpoints held stay.

@@ -1,4 +1,5 @@
 import type { Cache } from "@vexil/cache";
+import { cacheKeys } from "@vexil/contracts";
 
 export interface RateLimiter {
   /** Resolves with the seconds to wait when over the limit, or null when the request may go on. */
@@ -13,7 +14,7 @@ export function cacheRateLimiter(cache: Cache, perSecond: number): RateLimiter {
   const windowMs = 1000;
   return {
     async hit(key) {
-      const count = await cache.incrementWindow(`signal-rate:${key}`, windowMs);
+      const count = await cache.incrementWindow(cacheKeys.signalRate(key), windowMs);
       return count > perSecond ? Math.ceil(windowMs / 1000) : null;
     },
   };

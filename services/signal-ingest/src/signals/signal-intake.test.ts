@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tokenDigest } from "@vexil/auth";
 import { createMemoryBus } from "@vexil/bus";
 import { createMemoryCache, type Cache } from "@vexil/cache";
-import { signalEndpointsCacheKey, type SharedSignalEndpoint } from "@vexil/contracts";
+import { cacheKeys, type SharedSignalEndpoint } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
 import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
 import { SharedEndpoints } from "../endpoints/shared-endpoints.js";
@@ -49,7 +49,7 @@ describe("SignalIntake", () => {
     engine = await createEmbeddedEngine({ dir });
     signals = await createSignalStore(engine);
     cache = createMemoryCache();
-    await cache.setJson(signalEndpointsCacheKey, endpoints);
+    await cache.setJson(cacheKeys.signalEndpoints, endpoints);
     stored = 0;
   });
   afterEach(async () => {
@@ -112,7 +112,7 @@ describe("SignalIntake", () => {
   it("recognises an endpoint created after it loaded, without waiting for the announcement", async () => {
     const take = await intake();
     const added = { id: 4, name: "late", enabled: true, tokens: [{ id: 40, name: "t", digest: tokenDigest("late-secret") }] };
-    await cache.setJson(signalEndpointsCacheKey, [...endpoints, added]);
+    await cache.setJson(cacheKeys.signalEndpoints, [...endpoints, added]);
     await expect(take.receive(signal("late", "late-secret"))).resolves.toMatchObject({ signalId: expect.any(Number) });
   });
 });

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createMemoryBus } from "@vexil/bus";
 import { createMemoryCache } from "@vexil/cache";
-import { signalEndpointsCacheKey } from "@vexil/contracts";
+import { cacheKeys } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
 import type { StoreEngine } from "@vexil/store";
 import { testEngineKinds } from "@vexil/store/testing";
@@ -56,7 +56,7 @@ describe.each(testEngineKinds("signal retention"))("signal retention: $name", (k
   it("is run by the service at start with SIGNALS_RETENTION_DAYS, and not at all with 0", async () => {
     const start = async (days: number) => {
       const cache = createMemoryCache();
-      await cache.setJson(signalEndpointsCacheKey, []);
+      await cache.setJson(cacheKeys.signalEndpoints, []);
       const service = await createSignalIngestService({
         engines: { store: engine, bus: createMemoryBus(), cache },
         logger: createLogger({ service: "signal-retention-test", level: "silent" }),
