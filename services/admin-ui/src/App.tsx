@@ -2,6 +2,7 @@ import { lazy, Suspense } from "react";
 import { Route, Switch } from "wouter";
 import { errorMessage } from "./api.js";
 import { Layout } from "./components/Layout.js";
+import { Skeleton } from "./components/Skeleton.js";
 import { NotFoundPage } from "./pages/NotFoundPage.js";
 import { ProjectsPage } from "./pages/ProjectsPage.js";
 import { SignInPage } from "./pages/SignInPage.js";
@@ -31,12 +32,12 @@ const ProjectPage = lazy(() => import("./pages/project/ProjectPage.js").then((m)
 
 export function App() {
   const me = useCurrentUser();
-  if (me.isPending) return <p className="loading">Loading…</p>;
+  if (me.isPending) return <Skeleton shape="page" />;
   if (me.isError) return <p className="error-note">Vexil could not be reached: {errorMessage(me.error)}</p>;
   if (me.data === null) return <SignInPage />;
   return (
     <Layout me={me.data}>
-      <Suspense fallback={<p className="loading">Loading…</p>}>
+      <Suspense fallback={<Skeleton shape="page" />}>
         <Switch>
           <Route path="/" component={ProjectsPage} />
           <Route path="/projects" component={ProjectsPage} />

@@ -28,8 +28,8 @@ describe("sortRows", () => {
       { name: "flag-2", count: 20 },
       { name: "Flag-1", count: 100 },
     ];
-    expect(sortRows(some, columns, { column: 0, descending: false }).map((r) => r.name)).toEqual(["Flag-1", "flag-2", "flag-10"]);
-    expect(sortRows(some, columns, { column: 1, descending: true }).map((r) => r.count)).toEqual([100, 20, 3]);
+    expect(sortRows(some, columns, { column: "Name", descending: false }).map((r) => r.name)).toEqual(["Flag-1", "flag-2", "flag-10"]);
+    expect(sortRows(some, columns, { column: "Count", descending: true }).map((r) => r.count)).toEqual([100, 20, 3]);
     expect(sortRows(some, columns, undefined)).toBe(some);
   });
 });
@@ -69,6 +69,24 @@ describe("DataTable", () => {
     fireEvent.change(within(pagers[1]!).getByLabelText("Rows per page"), { target: { value: "100" } });
     expect(names()).toHaveLength(60);
     expect(screen.queryAllByRole("button", { name: "Next" }).every((b) => (b as HTMLButtonElement).disabled)).toBe(true);
+  });
+
+  it("stands a skeleton in for rows still being read", () => {
+    render(<DataTable label="Things" noun="things" columns={columns} rows={undefined} rowKey={(r) => r.name} empty="" />);
+    expect(screen.getByRole("status", { name: "Loading" })).toBeTruthy();
+    expect(screen.queryByRole("table")).toBeNull();
+  });
+
+  it("hides a column the user unticks, keeps the choice for the next time, and never offers the first or the actions", () => {
+    localStorage.clear();
+    const { unmount } = render(<DataTable label="Things" noun="things" columns={columns} rows={rows(3)} rowKey={(r) => r.name} empty="" />);
+    const chooser = screen.getByRole("group", { name: "Columns shown" });
+    expect(within(chooser).getAllByRole("checkbox").map((box) => box.parentElement!.textContent!.trim())).toEqual(["Count"]);
+    fireEvent.click(within(chooser).getByRole("checkbox", { name: "Count" }));
+    expect(screen.queryByRole("columnheader", { name: /Count/ })).toBeNull();
+    unmount();
+    render(<DataTable label="Things" noun="things" columns={columns} rows={rows(3)} rowKey={(r) => r.name} empty="" />);
+    expect(screen.getAllByRole("columnheader").map((th) => th.textContent)).toEqual(["Name ↕", "Actions"]);
   });
 
   it("shows no pager when one page holds every row", () => {

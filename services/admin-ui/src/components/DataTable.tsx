@@ -1,4 +1,5 @@
 import { useId, useState, type ReactNode } from "react";
+import { Skeleton } from "./Skeleton.js";
 
 export interface Column<Row> {
   header: string;
@@ -7,6 +8,8 @@ export interface Column<Row> {
   sortBy?: (row: Row) => string | number;
   /** A cell of buttons: kept on one line. */
   actions?: boolean;
+  /** Hidden on a phone (the name and what is acted on stay). */
+  narrowHidden?: boolean;
 }
 
 export const pageSizes = [25, 50, 100] as const;
@@ -60,11 +63,12 @@ export function Pager({ page, pageSize, total, noun, onPage, onPageSize, positio
   );
 }
 
-export type Sort = { column: number; descending: boolean } | undefined;
+/** The sorted column, by its header (which stays right when other columns are hidden). */
+export type Sort = { column: string; descending: boolean } | undefined;
 
 /** The rows in the order of the sorted column (numbers as numbers, text as people sort it); stable. */
 export function sortRows<Row>(rows: Row[], columns: Column<Row>[], sort: Sort): Row[] {
-  const by = sort && columns[sort.column]?.sortBy;
+  const by = sort && columns.find((column) => column.header === sort.column)?.sortBy;
   if (!sort || !by) return rows;
   const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
   const sign = sort.descending ? -1 : 1;
@@ -75,11 +79,56 @@ export function sortRows<Row>(rows: Row[], columns: Column<Row>[], sort: Sort): 
   });
 }
 
+const storedHidden = (table: string): string[] => {
+  try {
+    const saved: unknown = JSON.parse(localStorage.getItem(`vexil.hidden-columns.${table}`) ?? "[]");
+    return Array.isArray(saved) ? saved.filter((h): h is string => typeof h === "string") : [];
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * Which of a table's columns are shown, as the user chose them; the choice is kept in the browser
+ * per table, so a daily list looks the same the next time.
+ */
+export function useColumnChoice(table: string) {
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set(storedHidden(table)));
+  const setShown = (header: string, shown: boolean) => {
+    const next = new Set(hidden);
+    if (shown) next.delete(header);
+    else next.add(header);
+    localStorage.setItem(`vexil.hidden-columns.${table}`, JSON.stringify([...next]));
+    setHidden(next);
+  };
+  return { shown: (header: string) => !hidden.has(header), setShown };
+}
+
+export type ColumnChoice = ReturnType<typeof useColumnChoice>;
+
+/** A "Columns" disclosure with a checkbox per column that can be hidden. */
+export function ColumnChooser({ choice, headers }: { choice: ColumnChoice; headers: string[] }) {
+  return (
+    <details className="column-chooser">
+      <summary>Columns</summary>
+      <fieldset>
+        <legend>Columns shown</legend>
+        {headers.map((header) => (
+          <label className="check" key={header}>
+            <input type="checkbox" checked={choice.shown(header)} onChange={(e) => choice.setShown(header, e.target.checked)} /> {header}
+          </label>
+        ))}
+      </fieldset>
+    </details>
+  );
+}
+
 interface DataTableProps<Row> {
-  /** The table's accessible name. */
+  /** The table's accessible name; also names the kept column choice. */
   label: string;
   columns: Column<Row>[];
-  rows: Row[];
+  /** Undefined while the list is read: a skeleton stands in for it. */
+  rows: Row[] | undefined;
   rowKey: (row: Row) => string | number;
   noun: string;
   /** Shown instead of the table when there are no rows. */
@@ -89,16 +138,22 @@ interface DataTableProps<Row> {
 
 /**
  * A table of rows the screen already holds: sorted by a click on a sortable header, paged with a
- * pager above and below once it holds more than one page.
+ * pager above and below once it holds more than one page, and its columns chosen (every column but
+ * the first and the actions can be hidden).
  */
 export function DataTable<Row>({ label, columns, rows, rowKey, noun, empty, busy }: DataTableProps<Row>) {
   const [sort, setSort] = useState<Sort>();
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState<number>(pageSizes[0]);
+  const choice = useColumnChoice(label);
+  if (rows === undefined) return <Skeleton shape="table" />;
   if (rows.length === 0) return <p className="empty">{empty}</p>;
+  const optional = columns.slice(1).filter((column) => !column.actions);
+  const shownColumns = columns.filter((column) => choice.shown(column.header) || !optional.includes(column));
   const pages = pageCount(rows.length, pageSize);
   const shownPage = Math.min(page, pages - 1);
-  const shown = sortRows(rows, columns, sort).slice(shownPage * pageSize, (shownPage + 1) * pageSize);
+  const sorted = sortRows(rows, shownColumns, sort);
+  const shown = sorted.slice(shownPage * pageSize, (shownPage + 1) * pageSize);
   const pager = (position: "top" | "bottom") =>
     rows.length > pageSizes[0] && (
       <Pager
@@ -116,8 +171,27 @@ export function DataTable<Row>({ label, columns, rows, rowKey, noun, empty, busy
     );
   return (
     <>
-      {pager("top")}
-      <Table label={label} columns={columns} rows={shown} rowKey={rowKey} busy={busy} sort={sort} onSort={setSort} />
+      <div className="table-tools">
+        {optional.length > 0 && (
+          <ColumnChooser
+            choice={choice}
+            headers={optional.map((column) => column.header)}
+          />
+        )}
+        {pager("top")}
+      </div>
+      <Table
+        label={label}
+        columns={shownColumns}
+        rows={shown}
+        rowKey={rowKey}
+        busy={busy}
+        sort={sort}
+        onSort={(next) => {
+          setSort(next);
+          setPage(0);
+        }}
+      />
       {pager("bottom")}
     </>
   );
@@ -133,6 +207,10 @@ interface TableProps<Row> {
   onSort: (sort: Sort) => void;
 }
 
+function cellClass(column: { actions?: boolean; narrowHidden?: boolean }): string | undefined {
+  return [column.actions && "actions", column.narrowHidden && "narrow-hidden"].filter(Boolean).join(" ") || undefined;
+}
+
 /** The table itself; sortable headers are buttons and say their order with aria-sort. */
 export function Table<Row>({ label, columns, rows, rowKey, busy, sort, onSort }: TableProps<Row>) {
   return (
@@ -141,16 +219,16 @@ export function Table<Row>({ label, columns, rows, rowKey, busy, sort, onSort }:
       <table aria-label={label} aria-busy={busy || undefined}>
         <thead>
           <tr>
-            {columns.map((column, index) => {
-              const sorted = sort?.column === index;
+            {columns.map((column) => {
+              const sorted = sort?.column === column.header;
               const ariaSort = sorted ? (sort.descending ? "descending" : "ascending") : undefined;
               return (
-                <th scope="col" key={column.header} aria-sort={ariaSort} className={column.actions ? "actions" : undefined}>
+                <th scope="col" key={column.header} aria-sort={ariaSort} className={cellClass(column)}>
                   {column.sortBy ? (
                     <button
                       type="button"
                       className="sort"
-                      onClick={() => onSort({ column: index, descending: sorted ? !sort.descending : false })}
+                      onClick={() => onSort({ column: column.header, descending: sorted ? !sort.descending : false })}
                     >
                       {column.header}
                       <span aria-hidden="true">{sorted ? (sort.descending ? " ▼" : " ▲") : " ↕"}</span>
@@ -167,7 +245,7 @@ export function Table<Row>({ label, columns, rows, rowKey, busy, sort, onSort }:
           {rows.map((row) => (
             <tr key={rowKey(row)}>
               {columns.map((column) => (
-                <td key={column.header} className={column.actions ? "actions" : undefined}>
+                <td key={column.header} className={cellClass(column)}>
                   {column.cell(row)}
                 </td>
               ))}

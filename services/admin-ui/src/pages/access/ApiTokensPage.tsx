@@ -50,7 +50,7 @@ export function ApiTokensPage() {
         <SecretOnce label={`Token ${created.tokenName} created.`} secret={created.secret} onDismiss={() => setCreated(undefined)} />
       )}
       <ErrorNote error={tokens.query.error ?? revoke.error} />
-      {tokens.rows && (
+      {!tokens.query.error && (
         <DataTable
           label="API tokens"
           noun="tokens"

@@ -41,12 +41,12 @@ export function ApplicationsPage() {
         <TextField label="Search applications" type="search" value={text} onChange={(e) => setText(e.target.value)} />
       </div>
       <ErrorNote error={apps.error} />
-      {apps.data && (
+      {!apps.error && (
         <DataTable
           label="Applications"
           noun="applications"
           columns={columns}
-          rows={apps.data.applications}
+          rows={apps.data?.applications}
           rowKey={(app) => app.appName}
           busy={apps.isFetching}
           empty={

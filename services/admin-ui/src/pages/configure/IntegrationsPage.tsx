@@ -5,6 +5,7 @@ import { adminApi, ok } from "../../api.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../../components/forms.js";
 import { useAllEnvironments } from "../../queries.js";
 import { keys } from "../../query-keys.js";
+import { integrationNames, providerName } from "./integration-names.js";
 
 /** Addons (webhook, Slack, Teams, Datadog): what they send, where, and how each delivery went. */
 export function IntegrationsPage() {
@@ -34,6 +35,7 @@ export function IntegrationsPage() {
   });
   const remove = useMutation({ mutationFn: (id: number) => ok(adminApi.addons.remove({ params: { id } })), onSuccess: refresh });
   const providers = addons.data?.providers ?? [];
+  const names = integrationNames(addons.data?.addons ?? [], providers);
   return (
     <section>
       <div className="page-head">
@@ -47,6 +49,7 @@ export function IntegrationsPage() {
           key={editing === "new" ? "new" : editing.id}
           providers={providers}
           addon={editing === "new" ? undefined : editing}
+          name={editing === "new" ? undefined : names.get(editing.id)}
           onDone={() => {
             // Back on the button that opened the form, so keyboard users keep their place.
             const opener = editing === "new" ? "new-integration" : `edit-integration-${editing.id}`;
@@ -75,8 +78,8 @@ export function IntegrationsPage() {
             {addons.data!.addons.map((addon) => (
               <tr key={addon.id}>
                 <td>
-                  {addon.provider} #{addon.id}
-                  {addon.description && <div className="hint">{addon.description}</div>}
+                  {names.get(addon.id)}
+                  {addon.description && <div className="hint">{providerName(addon, providers)}</div>}
                 </td>
                 <td>{addon.events.join(", ")}</td>
                 <td>{scopeText(addon.projects)}</td>
@@ -86,24 +89,24 @@ export function IntegrationsPage() {
                     type="checkbox"
                     role="switch"
                     className="switch"
-                    aria-label={`Integration ${addon.id} enabled`}
+                    aria-label={`${names.get(addon.id)} enabled`}
                     checked={addon.enabled}
                     onChange={() => setEnabled.mutate(addon)}
                   />
                 </td>
                 <td className="actions">
                   <button type="button" id={`edit-integration-${addon.id}`} onClick={() => setEditing(addon)}>
-                    Edit integration {addon.id}
+                    Edit {names.get(addon.id)}
                   </button>
                   <button type="button" onClick={() => setLog(log === addon.id ? undefined : addon.id)} aria-expanded={log === addon.id}>
-                    Deliveries of {addon.id}
+                    Deliveries of {names.get(addon.id)}
                   </button>
                   <button
                     type="button"
                     className="danger"
-                    onClick={() => confirm(`Delete the ${addon.provider} integration?`) && remove.mutate(addon.id)}
+                    onClick={() => confirm(`Delete the integration ${names.get(addon.id)}?`) && remove.mutate(addon.id)}
                   >
-                    Delete integration {addon.id}
+                    Delete {names.get(addon.id)}
                   </button>
                 </td>
               </tr>
@@ -111,12 +114,20 @@ export function IntegrationsPage() {
           </tbody>
         </table>
       )}
-      {log !== undefined && <DeliveryLog id={log} />}
+      {log !== undefined && <DeliveryLog id={log} name={names.get(log) ?? ""} />}
     </section>
   );
 }
 
-function AddonForm({ providers, addon, onDone }: { providers: AddonProviderDefinition[]; addon?: Addon; onDone: () => void }) {
+interface AddonFormProps {
+  providers: AddonProviderDefinition[];
+  addon?: Addon;
+  /** The integration's name on the screen, when editing one. */
+  name?: string;
+  onDone: () => void;
+}
+
+function AddonForm({ providers, addon, name, onDone }: AddonFormProps) {
   const queryClient = useQueryClient();
   const [providerName, setProviderName] = useState(addon?.provider ?? providers[0]!.name);
   const provider = providers.find((p) => p.name === providerName)!;
@@ -151,7 +162,7 @@ function AddonForm({ providers, addon, onDone }: { providers: AddonProviderDefin
     save.mutate();
   };
   return (
-    <form onSubmit={submit} className="card" aria-label={addon ? `Edit integration ${addon.id}` : "New integration"}>
+    <form onSubmit={submit} className="card" aria-label={addon ? `Edit ${name}` : "New integration"}>
       <div className="row">
         <SelectField
           label="Provider"
@@ -282,18 +293,18 @@ function Choices({
   );
 }
 
-function DeliveryLog({ id }: { id: number }) {
+function DeliveryLog({ id, name }: { id: number; name: string }) {
   const deliveries = useQuery({
     queryKey: keys.addonDeliveries(id),
     queryFn: () => ok(adminApi.addons.events({ params: { id }, query: { limit: 50 } })),
   });
   return (
     <section className="card" aria-labelledby="deliveries-title">
-      <h2 id="deliveries-title">Deliveries of integration {id}</h2>
+      <h2 id="deliveries-title">Deliveries of {name}</h2>
       <ErrorNote error={deliveries.error} />
       {deliveries.data?.integrationEvents.length === 0 && <p className="hint">Nothing delivered yet.</p>}
       {(deliveries.data?.integrationEvents.length ?? 0) > 0 && (
-        <table aria-label={`Deliveries of integration ${id}`}>
+        <table aria-label={`Deliveries of ${name}`}>
           <thead>
             <tr>
               <th scope="col">When</th>

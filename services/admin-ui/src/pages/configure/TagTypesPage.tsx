@@ -32,7 +32,7 @@ export function TagTypesPage() {
       <h1>Tag types</h1>
       <CreateTagType />
       <ErrorNote error={types.query.error ?? remove.error} />
-      {types.rows && (
+      {!types.query.error && (
         <DataTable
           label="Tag types"
           noun="tag types"

@@ -1,10 +1,8 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { featureTypeNames } from "@vexil/contracts";
-import { useDeferredValue, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
-import { adminApi, ok } from "../../api.js";
 import { Pager } from "../../components/DataTable.js";
-import { ErrorNote, SelectField, TextField } from "../../components/forms.js";
+import { FlagSearchFields, useFlagSearch } from "../../components/FlagSearch.js";
+import { ErrorNote, SelectField } from "../../components/forms.js";
 import { flagLastSeen, LastSeen } from "../../components/LastSeen.js";
 import { flagPath, projectPath } from "../../paths.js";
 import { projectsQuery } from "../../queries.js";
@@ -12,80 +10,30 @@ import { keys } from "../../query-keys.js";
 
 /** Every project's flags in one list, searched, filtered and paged by the server's search. */
 export function FlagsOverviewPage() {
-  const [text, setText] = useState("");
-  const query = useDeferredValue(text.trim());
-  const [project, setProject] = useState("");
-  const [type, setType] = useState("");
-  const [state, setState] = useState("");
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState(50);
+  const search = useFlagSearch(keys.flagSearch);
+  const { flags } = search;
   const projects = useQuery(projectsQuery);
-  const filters = {
-    query: query || undefined,
-    project: project ? `IS:${project}` : undefined,
-    type: type || undefined,
-    state: state || undefined,
-  };
-  const flags = useQuery({
-    queryKey: [...keys.flagSearch, filters, page, pageSize],
-    queryFn: () => ok(adminApi.features.search({ query: { ...filters, offset: page * pageSize, limit: pageSize } })),
-    placeholderData: keepPreviousData,
-  });
-  const filter = (set: (value: string) => void) => (value: string) => {
-    set(value);
-    setPage(0);
-  };
   const projectName = new Map(projects.data?.projects.map((p) => [p.id, p.name]));
-  const pager = (position: "top" | "bottom") => (
-    <Pager
-      page={page}
-      pageSize={pageSize}
-      total={flags.data?.total ?? 0}
-      noun="flags"
-      onPage={setPage}
-      onPageSize={(size) => {
-        setPageSize(size);
-        setPage(0);
-      }}
-      position={position}
-    />
-  );
   return (
     <section>
       <h1>All flags</h1>
       <div className="toolbar">
-        <TextField
-          label="Search"
-          type="search"
-          value={text}
-          onChange={(e) => filter(setText)(e.target.value)}
-          placeholder="Name or description"
-        />
-        <SelectField label="Project" value={project} onChange={(e) => filter(setProject)(e.target.value)}>
-          <option value="">Every project</option>
-          {projects.data?.projects.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField label="Type" value={type} onChange={(e) => filter(setType)(e.target.value)}>
-          <option value="">Any type</option>
-          {featureTypeNames.map((t) => (
-            <option key={t}>{t}</option>
-          ))}
-        </SelectField>
-        <SelectField label="State" value={state} onChange={(e) => filter(setState)(e.target.value)}>
-          <option value="">Any state</option>
-          <option value="active">active</option>
-          <option value="stale">stale</option>
-        </SelectField>
+        <FlagSearchFields search={search}>
+          <SelectField label="Project" value={search.filters.project} onChange={(e) => search.setFilter("project", e.target.value)}>
+            <option value="">Every project</option>
+            {projects.data?.projects.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </SelectField>
+        </FlagSearchFields>
       </div>
       <ErrorNote error={flags.error} />
-      {flags.data?.total === 0 && <p className="empty">{query || project || type || state ? "No flag matches." : "No flags yet."}</p>}
+      {flags.data?.total === 0 && <p className="empty">{search.narrowed ? "No flag matches." : "No flags yet."}</p>}
       {flags.data && flags.data.total > 0 && (
         <>
-          {pager("top")}
+          <Pager {...search.pager} position="top" />
           <div className="table-scroll" role="region" aria-label="Flags of every project" tabIndex={0}>
             <table aria-label="Flags of every project" aria-busy={flags.isFetching || undefined}>
               <thead>
@@ -126,7 +74,7 @@ export function FlagsOverviewPage() {
               </tbody>
             </table>
           </div>
-          {pager("bottom")}
+          <Pager {...search.pager} position="bottom" />
         </>
       )}
     </section>

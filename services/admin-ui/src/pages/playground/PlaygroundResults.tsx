@@ -1,5 +1,8 @@
 import type { Constraint, PlaygroundConstraint, PlaygroundFeature, PlaygroundResponse, PlaygroundStrategy } from "@vexil/contracts";
+import { useDeferredValue, useState } from "react";
 import { Link } from "wouter";
+import { DataTable, type Column } from "../../components/DataTable.js";
+import { SelectField, TextField } from "../../components/forms.js";
 import { operatorLabels } from "../flag/ConstraintsEditor.js";
 import { flagPath } from "../../paths.js";
 
@@ -72,40 +75,68 @@ function Reason({ feature }: { feature: PlaygroundFeature }) {
   );
 }
 
-/** One row per flag: the SDKs' answer, the variant, and the reason on demand. */
+const columns: Column<PlaygroundFeature>[] = [
+  {
+    header: "Flag",
+    cell: (feature) => <Link href={flagPath(feature.projectId, feature.name)}>{feature.name}</Link>,
+    sortBy: (feature) => feature.name,
+  },
+  { header: "Project", cell: (feature) => feature.projectId, sortBy: (feature) => feature.projectId },
+  {
+    header: "Result",
+    cell: (feature) => <span className={feature.isEnabled ? "badge on" : "badge off"}>{feature.isEnabled ? "On" : "Off"}</span>,
+    sortBy: (feature) => (feature.isEnabled ? 1 : 0),
+  },
+  {
+    header: "Variant",
+    cell: (feature) => (
+      <>
+        {feature.variant.name}
+        {feature.variant.payload && <div className="hint">{feature.variant.payload.value}</div>}
+      </>
+    ),
+    sortBy: (feature) => feature.variant.name,
+  },
+  { header: "Reason", cell: (feature) => <Reason feature={feature} /> },
+];
+
+/**
+ * One row per flag: the SDKs' answer, the variant, and the reason on demand. A run over every project
+ * answers thousands of flags, so they are searched and shown a page at a time.
+ */
 export function PlaygroundResults({ result }: { result: PlaygroundResponse }) {
+  const [text, setText] = useState("");
+  const [outcome, setOutcome] = useState("");
+  const query = useDeferredValue(text.trim().toLowerCase());
   if (result.features.length === 0) return <p className="empty">No flags in the chosen projects and environment.</p>;
+  const shown = result.features.filter(
+    (feature) =>
+      (!query || feature.name.toLowerCase().includes(query) || feature.projectId.toLowerCase().includes(query)) &&
+      (!outcome || String(feature.isEnabled) === outcome),
+  );
+  const on = result.features.filter((feature) => feature.isEnabled).length;
   return (
-    <table aria-label="Playground results">
-      <thead>
-        <tr>
-          <th scope="col">Flag</th>
-          <th scope="col">Project</th>
-          <th scope="col">Result</th>
-          <th scope="col">Variant</th>
-          <th scope="col">Reason</th>
-        </tr>
-      </thead>
-      <tbody>
-        {result.features.map((feature) => (
-          <tr key={feature.name}>
-            <td>
-              <Link href={flagPath(feature.projectId, feature.name)}>{feature.name}</Link>
-            </td>
-            <td>{feature.projectId}</td>
-            <td>
-              <span className={feature.isEnabled ? "badge on" : "badge off"}>{feature.isEnabled ? "On" : "Off"}</span>
-            </td>
-            <td>
-              {feature.variant.name}
-              {feature.variant.payload && <div className="hint">{feature.variant.payload.value}</div>}
-            </td>
-            <td>
-              <Reason feature={feature} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <section aria-labelledby="playground-results-title">
+      <h2 id="playground-results-title">Results</h2>
+      <p>
+        {on} of {result.features.length} flags on for this context.
+      </p>
+      <div className="toolbar">
+        <TextField label="Search results" type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Flag or project" />
+        <SelectField label="Result" value={outcome} onChange={(e) => setOutcome(e.target.value)}>
+          <option value="">On or off</option>
+          <option value="true">On</option>
+          <option value="false">Off</option>
+        </SelectField>
+      </div>
+      <DataTable
+        label="Playground results"
+        columns={columns}
+        rows={shown}
+        rowKey={(feature) => `${feature.projectId}/${feature.name}`}
+        noun="flags"
+        empty="No flag matches."
+      />
+    </section>
   );
 }

@@ -50,7 +50,7 @@ export function ArchivePanel({ projectId }: { projectId: string }) {
   return (
     <>
       <ErrorNote error={archived.query.error ?? revive.error ?? remove.error} />
-      {archived.rows && (
+      {!archived.query.error && (
         <DataTable
           label="Archived flags"
           noun="archived flags"

@@ -1,11 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
-import { featureTypeNames, type Feature } from "@vexil/contracts";
-import { useDeferredValue, useState } from "react";
+import type { Feature } from "@vexil/contracts";
+import { useState } from "react";
 import { Link } from "wouter";
 import { adminApi, ok } from "../../api.js";
 import { Pager } from "../../components/DataTable.js";
+import { FlagSearchFields, useFlagSearch } from "../../components/FlagSearch.js";
 import { FlagSwitch } from "../../components/FlagSwitch.js";
-import { ErrorNote, SelectField, TextField } from "../../components/forms.js";
+import { ErrorNote, SelectField } from "../../components/forms.js";
 import { flagLastSeen, LastSeen } from "../../components/LastSeen.js";
 import { useFlagSwitch } from "../../flag-switch.js";
 import { changeRequestPath, flagPath } from "../../paths.js";
@@ -17,13 +18,8 @@ import { CreateFlag } from "./CreateFlag.js";
 
 /** The project's flags, searched, filtered and paged by the server so thousands stay quick. */
 export function FlagsPanel({ projectId, project }: { projectId: string; project: LoadedProject }) {
-  const [text, setText] = useState("");
-  const query = useDeferredValue(text.trim());
-  const [type, setType] = useState("");
-  const [state, setState] = useState("");
-  const [tag, setTag] = useState("");
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState(50);
+  const search = useFlagSearch(keys.flags(projectId), { project: projectId });
+  const { flags } = search;
   const [creating, setCreating] = useState(false);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const select = (flag: string, on: boolean) =>
@@ -34,62 +30,21 @@ export function FlagsPanel({ projectId, project }: { projectId: string; project:
       return next;
     });
   const tags = useQuery({ queryKey: keys.tags, queryFn: () => ok(adminApi.tags.list()), staleTime: 30_000 });
-  const filters = { query: query || undefined, type: type || undefined, state: state || undefined, tag: tag || undefined };
-  const flags = useQuery({
-    queryKey: [...keys.flags(projectId), filters, page, pageSize],
-    queryFn: () =>
-      ok(adminApi.features.search({ query: { project: `IS:${projectId}`, ...filters, offset: page * pageSize, limit: pageSize } })),
-    placeholderData: (previous) => previous,
-  });
   const environments = project.environments;
-  const pager = (position: "top" | "bottom") => (
-    <Pager
-      page={page}
-      pageSize={pageSize}
-      total={flags.data?.total ?? 0}
-      noun="flags"
-      onPage={setPage}
-      onPageSize={(size) => {
-        setPageSize(size);
-        setPage(0);
-      }}
-      position={position}
-    />
-  );
-  const filter = (set: (value: string) => void) => (value: string) => {
-    set(value);
-    setPage(0);
-  };
 
   return (
     <>
       <div className="toolbar">
-        <TextField
-          label="Search"
-          type="search"
-          value={text}
-          onChange={(e) => filter(setText)(e.target.value)}
-          placeholder="Name or description"
-        />
-        <SelectField label="Type" value={type} onChange={(e) => filter(setType)(e.target.value)}>
-          <option value="">Any type</option>
-          {featureTypeNames.map((t) => (
-            <option key={t}>{t}</option>
-          ))}
-        </SelectField>
-        <SelectField label="State" value={state} onChange={(e) => filter(setState)(e.target.value)}>
-          <option value="">Any state</option>
-          <option value="active">active</option>
-          <option value="stale">stale</option>
-        </SelectField>
-        <SelectField label="Tag" value={tag} onChange={(e) => filter(setTag)(e.target.value)}>
-          <option value="">Any tag</option>
-          {tags.data?.tags.map((t) => (
-            <option key={`${t.type}:${t.value}`} value={`${t.type}:${t.value}`}>
-              {t.type}: {t.value}
-            </option>
-          ))}
-        </SelectField>
+        <FlagSearchFields search={search}>
+          <SelectField label="Tag" value={search.filters.tag} onChange={(e) => search.setFilter("tag", e.target.value)}>
+            <option value="">Any tag</option>
+            {tags.data?.tags.map((t) => (
+              <option key={`${t.type}:${t.value}`} value={`${t.type}:${t.value}`}>
+                {t.type}: {t.value}
+              </option>
+            ))}
+          </SelectField>
+        </FlagSearchFields>
         <button type="button" className="primary" onClick={() => setCreating(true)} disabled={creating}>
           New flag
         </button>
@@ -101,12 +56,12 @@ export function FlagsPanel({ projectId, project }: { projectId: string; project:
       <ErrorNote error={flags.error} />
       {flags.data && flags.data.total === 0 && (
         <p className="empty">
-          {query || type || state || tag ? "No flag matches these filters." : "No flags yet: create the first one with New flag."}
+          {search.narrowed ? "No flag matches these filters." : "No flags yet: create the first one with New flag."}
         </p>
       )}
       {flags.data && flags.data.total > 0 && (
         <>
-          {pager("top")}
+          <Pager {...search.pager} position="top" />
           <div className="table-scroll" role="region" aria-label="Flags" tabIndex={0}>
             <table aria-label="Flags" aria-busy={flags.isFetching}>
               <thead>
@@ -153,7 +108,7 @@ export function FlagsPanel({ projectId, project }: { projectId: string; project:
               </tbody>
             </table>
           </div>
-          {pager("bottom")}
+          <Pager {...search.pager} position="bottom" />
         </>
       )}
     </>

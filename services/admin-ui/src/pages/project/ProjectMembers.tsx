@@ -63,12 +63,12 @@ export function ProjectMembers({ projectId }: { projectId: string }) {
           candidates={users.data.users.filter((u) => !memberIds.has(u.id)).map((u) => ({ id: u.id, name: nameOf(u.id) }))}
         />
       )}
-      {members && users.data && (
+      {!access.error && !users.error && (
         <DataTable
           label="Project members"
           noun="members"
           columns={columns}
-          rows={members}
+          rows={users.data && members}
           rowKey={(m) => m.id}
           empty="No members yet: in a protected project only members submit change requests, and a private project is shown to its members only."
         />
