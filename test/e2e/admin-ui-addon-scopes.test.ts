@@ -96,9 +96,6 @@ describe.skipIf(!chromiumAvailable)("integration scopes in the admin web UI", ()
     // The delivery log on the screen says so too.
     // Its buttons are named by the integration, not by a number.
     await row.getByRole("button", { name: "Deliveries of Webhook", exact: true }).click();
-    await page
-      .getByRole("table", { name: "Deliveries of Webhook" })
-      .getByRole("cell", { name: "feature-environment-enabled" })
-      .waitFor();
+    await page.getByRole("table", { name: "Deliveries of Webhook" }).getByRole("cell", { name: "feature-environment-enabled" }).waitFor();
   }, 120_000);
 });

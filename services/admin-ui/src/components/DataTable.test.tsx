@@ -81,7 +81,11 @@ describe("DataTable", () => {
     localStorage.clear();
     const { unmount } = render(<DataTable label="Things" noun="things" columns={columns} rows={rows(3)} rowKey={(r) => r.name} empty="" />);
     const chooser = screen.getByRole("group", { name: "Columns shown" });
-    expect(within(chooser).getAllByRole("checkbox").map((box) => box.parentElement!.textContent!.trim())).toEqual(["Count"]);
+    expect(
+      within(chooser)
+        .getAllByRole("checkbox")
+        .map((box) => box.parentElement!.textContent!.trim()),
+    ).toEqual(["Count"]);
     fireEvent.click(within(chooser).getByRole("checkbox", { name: "Count" }));
     expect(screen.queryByRole("columnheader", { name: /Count/ })).toBeNull();
     unmount();

@@ -172,12 +172,7 @@ export function DataTable<Row>({ label, columns, rows, rowKey, noun, empty, busy
   return (
     <>
       <div className="table-tools">
-        {optional.length > 0 && (
-          <ColumnChooser
-            choice={choice}
-            headers={optional.map((column) => column.header)}
-          />
-        )}
+        {optional.length > 0 && <ColumnChooser choice={choice} headers={optional.map((column) => column.header)} />}
         {pager("top")}
       </div>
       <Table

@@ -2,7 +2,10 @@ import type { Addon, AddonProviderDefinition } from "@vexil/contracts";
 import { describe, expect, it } from "vitest";
 import { integrationNames } from "./integration-names.js";
 
-const providers = [{ name: "webhook", displayName: "Webhook" }, { name: "slack", displayName: "Slack" }] as AddonProviderDefinition[];
+const providers = [
+  { name: "webhook", displayName: "Webhook" },
+  { name: "slack", displayName: "Slack" },
+] as AddonProviderDefinition[];
 const addon = (id: number, provider: string, description: string | null): Addon => ({
   id,
   provider,

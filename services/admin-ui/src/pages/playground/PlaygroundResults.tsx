@@ -122,7 +122,13 @@ export function PlaygroundResults({ result }: { result: PlaygroundResponse }) {
         {on} of {result.features.length} flags on for this context.
       </p>
       <div className="toolbar">
-        <TextField label="Search results" type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Flag or project" />
+        <TextField
+          label="Search results"
+          type="search"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder="Flag or project"
+        />
         <SelectField label="Result" value={outcome} onChange={(e) => setOutcome(e.target.value)}>
           <option value="">On or off</option>
           <option value="true">On</option>

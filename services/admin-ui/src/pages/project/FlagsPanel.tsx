@@ -55,9 +55,7 @@ export function FlagsPanel({ projectId, project }: { projectId: string; project:
       )}
       <ErrorNote error={flags.error} />
       {flags.data && flags.data.total === 0 && (
-        <p className="empty">
-          {search.narrowed ? "No flag matches these filters." : "No flags yet: create the first one with New flag."}
-        </p>
+        <p className="empty">{search.narrowed ? "No flag matches these filters." : "No flags yet: create the first one with New flag."}</p>
       )}
       {flags.data && flags.data.total > 0 && (
         <>
