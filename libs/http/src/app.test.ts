@@ -33,6 +33,9 @@ beforeAll(async () => {
       throw new Error("database password is hunter2");
     },
   });
+  router.post("/api/admin/features-batch/import", (req, res) => {
+    res.json({ received: JSON.stringify(req.body).length });
+  });
   router.get("/whoami", (req, res) => {
     res.json({ ip: req.ip });
   });
@@ -97,6 +100,23 @@ describe("createHttpApp", () => {
     const res = await post(JSON.stringify({ name: "x".repeat(101 * 1024), size: 1 }));
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ name: "ContentTooLarge" });
+  });
+
+  it("takes up to 500 kB on the flag import paths, as Unleash does, and refuses more with 413", async () => {
+    const body = (chars: number) => JSON.stringify({ data: "x".repeat(chars) });
+    const importAt = (payload: string) =>
+      fetch(`${running.url}/api/admin/features-batch/import`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: payload,
+      });
+    const accepted = await importAt(body(490_000));
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toEqual({ received: body(490_000).length });
+    const refused = await importAt(body(501_000));
+    expect(refused.status).toBe(413);
+    expect(await refused.json()).toMatchObject({ name: "ContentTooLarge", message: expect.stringContaining("500000") });
+    expect((await post(JSON.stringify({ name: "x".repeat(200_000), size: 1 }))).status).toBe(413);
   });
 
   it("refuses an oversize chunked body with 413", async () => {

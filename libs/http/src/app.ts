@@ -2,7 +2,7 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import type { Logger } from "@vexil/logger";
 import { metricsEndpoint, requestMetrics, type Registry } from "@vexil/metrics";
 import { UriTooLong } from "@vexil/errors";
-import { bodyGuard, bodyParserErrors, bodyTimeout, defaultBodyLimitBytes, jsonBody } from "./body.js";
+import { bodyGuard, bodyParserErrors, bodyTimeout, defaultBodyLimitBytes, jsonBody, largerBodyLimits } from "./body.js";
 import { errorHandler, notFound } from "./error-handler.js";
 import { requestId } from "./request-id.js";
 import { requestLog } from "./request-log.js";
@@ -148,7 +148,14 @@ export function createHttpApp({
     res.status(ready ? 200 : 503).json({ health: ready ? "GOOD" : "BAD", checks: results });
   });
 
-  app.use(parseBodies ? [bodyTimeout(bodyTimeoutMs), ...jsonBody(bodyLimitBytes)] : [bodyGuard(bodyLimitBytes)]);
+  const bodyHandling = (limit: number) =>
+    express.Router().use(parseBodies ? [bodyTimeout(bodyTimeoutMs), ...jsonBody(limit)] : [bodyGuard(limit)]);
+  const standardBodies = bodyHandling(bodyLimitBytes);
+  const largerBodies = Object.entries(largerBodyLimits).map(([prefix, bytes]) => ({
+    prefix,
+    handle: bodyHandling(Math.max(bytes, bodyLimitBytes)),
+  }));
+  app.use((req, res, next) => (largerBodies.find(({ prefix }) => req.path.startsWith(prefix))?.handle ?? standardBodies)(req, res, next));
   app.use(bodyParserErrors);
   for (const handler of before) app.use(handler);
   for (const router of routers) app.use(router);

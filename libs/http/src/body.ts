@@ -5,6 +5,8 @@ import { ContentTooLarge, ContentTypeerror, isVexilError, RequestTimeout, Valida
 
 /** The spec's "100 kB" default, read in SI units so a 101 kB body is refused however it is counted. */
 export const defaultBodyLimitBytes = 100_000;
+/** Paths taking larger bodies, as Unleash does: a flag import of thousands of flags (Unleash's 500 kB). */
+export const largerBodyLimits: Readonly<Record<string, number>> = { "/api/admin/features-batch/": 500_000 };
 
 /** A JSON media type: `application/json` or `application/<something>+json`, with any parameters. */
 export const jsonType = /^application\/([\w.+-]*\+)?json\b/i;

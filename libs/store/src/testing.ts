@@ -12,7 +12,8 @@ export interface TestEngineKind {
   name: "embedded" | "mongo";
   /** Transactions run one at a time: a second waits for the first instead of racing it. */
   serial: boolean;
-  open(): Promise<{ engine: StoreEngine; drop(): Promise<void> }>;
+  /** `reopen` opens the same store again, as a restarted process would (after the first engine is closed). */
+  open(): Promise<{ engine: StoreEngine; reopen(): Promise<StoreEngine>; drop(): Promise<void> }>;
 }
 
 /**
@@ -28,7 +29,7 @@ export function testEngineKinds(label: string): TestEngineKind[] {
       async open() {
         const dir = await mkdtemp(path.join(tmpdir(), "vexil-test-store-"));
         const engine = await createEmbeddedEngine({ dir });
-        return { engine, drop: () => rm(dir, { recursive: true, force: true }) };
+        return { engine, reopen: () => createEmbeddedEngine({ dir }), drop: () => rm(dir, { recursive: true, force: true }) };
       },
     },
   ];
@@ -42,9 +43,11 @@ export function testEngineKinds(label: string): TestEngineKind[] {
     serial: false,
     async open() {
       const database = `vexil_test_${randomUUID().slice(0, 8)}`;
-      const engine = await createMongoEngine({ url: mongoUrl, database, clientOptions: { serverSelectionTimeoutMS: 5000 } });
+      const connect = () => createMongoEngine({ url: mongoUrl, database, clientOptions: { serverSelectionTimeoutMS: 5000 } });
+      const engine = await connect();
       return {
         engine,
+        reopen: connect,
         async drop() {
           const client = new MongoClient(mongoUrl);
           try {

@@ -1,5 +1,8 @@
+import type { Logger } from "@vexil/logger";
+import type { StoreEngine } from "@vexil/store";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { ExportService } from "../export-import/export-service.js";
+import { createImportProgressStore } from "../export-import/import-progress.js";
 import { ImportService } from "../export-import/import-service.js";
 import type { ChangeRequests } from "./change-requests.js";
 import type { FlagModel } from "./flags.js";
@@ -7,17 +10,21 @@ import type { AdminStores } from "./stores.js";
 
 /** Export and import of flags with their strategies, segments, context fields, tags and dependencies. */
 export function createExportImport({
+  engine,
   stores,
   flags,
   changeRequests,
   unitOfWork,
   clock,
+  logger,
 }: {
+  engine: StoreEngine;
   stores: AdminStores;
   flags: FlagModel;
   changeRequests: ChangeRequests;
   unitOfWork: UnitOfWork;
   clock: () => Date;
+  logger: Logger;
 }) {
   const { featureService, featureStrategies, projectService } = flags;
   const exporter = new ExportService({
@@ -50,8 +57,10 @@ export function createExportImport({
       isEnabled: (project, environment) => changeRequests.config.isEnabled(project, environment),
       addChanges: (project, environment, changes, actor) => changeRequests.changeRequests.addChanges(project, environment, changes, actor),
     },
+    progress: createImportProgressStore(engine),
     unitOfWork,
     clock,
+    logger,
   });
   return { exporter, importer };
 }

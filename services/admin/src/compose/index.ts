@@ -110,7 +110,15 @@ export async function createAdminDeps({
     }),
   ];
   const delivery = await createDelivery({ engines, stores, flags, events, unitOfWork, settings, metrics, clock, logger });
-  const exportImport = createExportImport({ stores, flags, changeRequests, unitOfWork, clock });
+  const exportImport = createExportImport({
+    engine: engines.store,
+    stores,
+    flags,
+    changeRequests,
+    unitOfWork,
+    clock,
+    logger: logger.child({ module: "import" }),
+  });
   // The playground reads the flag model as the snapshot publisher does, so it evaluates what the SDKs receive.
   const playground = new PlaygroundService({
     sources: snapshotSources({

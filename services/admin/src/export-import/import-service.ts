@@ -14,7 +14,8 @@ import type {
   CreateTagTypeBody,
 } from "@vexil/contracts";
 import { VARIANT_WEIGHT_TOTAL } from "@vexil/contracts";
-import { ValidationError } from "@vexil/errors";
+import { NameExistsError, ValidationError } from "@vexil/errors";
+import type { Logger } from "@vexil/logger";
 import type { Actor } from "../access/actor.js";
 import { dependencyProblem } from "../feature-dependencies/dependency-rules.js";
 import type { Transaction, UnitOfWork } from "../events/unit-of-work.js";
@@ -27,6 +28,7 @@ import type { FlagWritePath } from "../features/flag-write-path.js";
 import { spreadVariantWeights } from "../features/variant-weights.js";
 import type { ProjectDocument } from "../projects/project-store.js";
 import { checkImport, planImport, type ImportPlan, type ImportTarget } from "./import-checks.js";
+import { chunkImport, importChunkLimits, importLeaseMs, ImportRuns, type ImportProgressStore } from "./import-progress.js";
 
 /** The flag operations an import uses; all of them join the import's unit of work. */
 export interface ImportFeatures extends FlagWritePath {
@@ -52,8 +54,14 @@ export interface ImportDeps {
     isEnabled(project: string, environment: string): Promise<boolean>;
     addChanges(project: string, environment: string, changes: ChangeRequestChange[], actor: Actor): Promise<unknown>;
   };
+  progress: ImportProgressStore;
   unitOfWork: UnitOfWork;
   clock: () => Date;
+  logger: Logger;
+  /** `importChunkLimits` unless given. */
+  chunkLimits?: { flags: number; items: number };
+  /** `importLeaseMs` unless given. */
+  leaseMs?: number;
 }
 
 type ImportedStrategy = ImportToggles["data"]["featureStrategies"][number];
@@ -87,13 +95,41 @@ function asExported(variants: FeatureVariant[]): FeatureVariant[] {
   return variants.map((v) => ({ ...v, weightType: v.weightType ?? "variable" })).sort((a, b) => byName(a.name, b.name));
 }
 
+/** One import as it is written: the request, its plan, and how the environment changes are made. */
+interface ImportJob {
+  input: ImportToggles;
+  plan: ImportPlan;
+  actor: Actor;
+  viaChangeRequest: boolean;
+}
+
+/** Which parts of the import a chunk's transaction writes besides its flags. */
+interface ChunkRole {
+  /** The first chunk of the import: tag types and context fields, which later chunks' flags use. */
+  first: boolean;
+  /** The first chunk of a run that goes on in more chunks: checks every later flag's strategies and dependency before any is written. */
+  checksAll: boolean;
+  /** The last chunk: a change request's proposal and the `features-imported` event. */
+  last: boolean;
+}
+
 /**
  * `POST /api/admin/features-batch/validate` and `/import`. The import checks everything first (the
- * same list `/validate` answers), then writes in ONE unit of work: every service it calls joins it,
- * so a failure at any step leaves nothing behind.
+ * same list `/validate` answers), then writes. An import within one chunk (`importChunkLimits`) is
+ * ONE unit of work: every service it calls joins it, so a failure at any step leaves nothing behind.
+ * A larger one is written a chunk per transaction under its progress record (`ImportRuns`), so no
+ * transaction outgrows MongoDB's limits or holds concurrent writes for long; each flag is written
+ * whole in one chunk, and the first chunk checks every later flag's strategies and dependency.
  */
 export class ImportService {
-  constructor(private readonly deps: ImportDeps) {}
+  private readonly chunkLimits: { flags: number; items: number };
+  private readonly runs: ImportRuns;
+
+  constructor(private readonly deps: ImportDeps) {
+    this.chunkLimits = deps.chunkLimits ?? importChunkLimits;
+    const { progress: store, unitOfWork, clock, logger } = deps;
+    this.runs = new ImportRuns({ store, unitOfWork, clock, logger, leaseMs: deps.leaseMs ?? importLeaseMs });
+  }
 
   async validate(input: ImportToggles): Promise<ImportValidation> {
     const target = await this.target(input);
@@ -108,22 +144,103 @@ export class ImportService {
       const details = errors.map((e) => ({ path: "body.data", message: `${e.message} ${e.affectedItems.join(", ")}`.trim() }));
       throw new ValidationError(`The import was refused, nothing was written: ${details.map((d) => d.message).join(" | ")}`, details);
     }
-    const viaChangeRequest = await this.deps.changeRequests.isEnabled(input.project, input.environment);
-    await this.deps.unitOfWork.run(async (tx) => {
-      const docs = await this.upsertFlags(tx, input.project, plan, actor);
-      await this.importTagTypes(input, actor);
-      for (const doc of docs.values()) {
-        const tags = (plan.data.featureTags ?? [])
-          .filter((t) => t.featureName === doc._id)
-          .map((t) => ({ type: t.tagType ?? "simple", value: t.tagValue }));
-        await this.deps.tags.replaceFeatureTags(tx, doc, tags, actor);
+    const job: ImportJob = {
+      input,
+      plan,
+      actor,
+      viaChangeRequest: await this.deps.changeRequests.isEnabled(input.project, input.environment),
+    };
+    const chunks = chunkImport(plan, this.chunkLimits);
+    if (chunks.length <= 1) {
+      const names = plan.data.features.map((f) => f.name);
+      await this.deps.unitOfWork.run((tx) => this.writeChunk(tx, job, names, { first: true, checksAll: false, last: true }));
+      return;
+    }
+    await this.importInChunks(job, chunks);
+  }
+
+  /** Claims the project's progress record, then writes each chunk not yet written, moving the record on in the chunk's own transaction. */
+  private async importInChunks(job: ImportJob, chunks: string[][]): Promise<void> {
+    const record = await this.runs.claim(job.input, job.actor, chunks);
+    const { _id: project, importId } = record;
+    const start = record.chunksDone;
+    for (let i = start; i < record.chunks.length; i++) {
+      const last = i === record.chunks.length - 1;
+      try {
+        await this.deps.unitOfWork.run(async (tx) => {
+          await this.writeChunk(tx, job, record.chunks[i]!, { first: i === 0, checksAll: i === start, last });
+          if (!(await this.deps.progress.advance(project, importId, i + 1, this.deps.clock(), tx.session, last))) {
+            throw new NameExistsError(`The import into project ${project} was taken over by another request; this one stopped`);
+          }
+        });
+      } catch (err) {
+        await this.runs.stopped(record, i, err);
       }
-      await this.importContextFields(input, actor);
-      if (viaChangeRequest) await this.proposeEnvironmentChanges(tx, input, plan, actor);
-      else await this.writeEnvironmentChanges(tx, input, plan, actor);
-      await this.importDependencies(tx, input.project, plan, actor);
-      await tx.record({ type: "features-imported", actor, project: input.project, environment: input.environment });
-    });
+    }
+    this.deps.logger.info(
+      { importId, project, environment: record.environment, chunks: record.chunks.length, resumedAt: start > 0 ? start : undefined },
+      "import complete",
+    );
+  }
+
+  /** One transaction's part of the import: the named flags whole, and what `role` adds. */
+  private async writeChunk(tx: Transaction, job: ImportJob, names: readonly string[], role: ChunkRole): Promise<void> {
+    const { input, plan, actor } = job;
+    const wanted = new Set(names);
+    // A flag archived in the target since the import started is left out, as at the start.
+    const features = plan.data.features.filter((f) => wanted.has(f.name));
+    const docs = await this.upsertFlags(tx, input.project, features, actor);
+    if (role.first) await this.importTagTypes(input, actor);
+    for (const doc of docs.values()) {
+      const tags = (plan.data.featureTags ?? [])
+        .filter((t) => t.featureName === doc._id)
+        .map((t) => ({ type: t.tagType ?? "simple", value: t.tagValue }));
+      await this.deps.tags.replaceFeatureTags(tx, doc, tags, actor);
+    }
+    if (role.first) await this.importContextFields(input, actor);
+    if (role.checksAll) await this.checkAhead(tx, job, wanted);
+    if (!job.viaChangeRequest) await this.writeEnvironmentChanges(tx, input, plan, features, actor);
+    else if (role.last) await this.proposeEnvironmentChanges(tx, input, plan, actor);
+    await this.importDependencies(tx, input.project, plan, wanted, actor);
+    if (role.last) await tx.record({ type: "features-imported", actor, project: input.project, environment: input.environment });
+  }
+
+  /**
+   * Before a chunked import writes its first chunk: the strategies and dependencies of the flags of
+   * later chunks are checked as the chunks will write them, so bad data stops it with nothing written.
+   */
+  private async checkAhead(tx: Transaction, job: ImportJob, inThisChunk: ReadonlySet<string>): Promise<void> {
+    const { input, plan } = job;
+    const later = plan.data.features.filter((f) => !inThisChunk.has(f.name));
+    if (!job.viaChangeRequest) for (const feature of later) await this.assertStrategies(plan, feature.name, input.project);
+    const parentOf = new Map(
+      (plan.data.dependencies ?? []).flatMap((d) => (d.dependencies[0] ? [[d.feature, d.dependencies[0].feature]] : [])),
+    );
+    const imported = new Set(plan.data.features.map((f) => f.name));
+    const node = async (name: string) => {
+      const doc = await this.deps.features.find(name, tx.session);
+      if (!doc && !imported.has(name)) return null;
+      const parent = parentOf.get(name);
+      return {
+        name,
+        project: doc?.project ?? input.project,
+        archived: doc?.archived ?? false,
+        dependencies: parent ? [{ feature: parent, enabled: true, variants: [] }] : (doc?.dependencies ?? []),
+      };
+    };
+    const parents = new Set(parentOf.values());
+    for (const [childName, parentName] of parentOf) {
+      if (inThisChunk.has(childName)) continue;
+      const child = (await node(childName))!;
+      const problem = dependencyProblem(
+        { ...child, dependencies: [] },
+        await node(parentName),
+        parents.has(childName) ||
+          // an existing child that the import gives another parent stops being one
+          (await this.deps.features.children(childName, tx.session)).some((c) => (parentOf.get(c) ?? childName) === childName),
+      );
+      if (problem) throw this.dependencyError(childName, problem);
+    }
   }
 
   private async target(input: ImportToggles): Promise<ImportTarget> {
@@ -151,9 +268,14 @@ export class ImportService {
   }
 
   /** Creates the new flags and updates the metadata of the existing ones; returns every flag as the transaction sees it. */
-  private async upsertFlags(tx: Transaction, project: string, plan: ImportPlan, actor: Actor): Promise<Map<string, FeatureDocument>> {
+  private async upsertFlags(
+    tx: Transaction,
+    project: string,
+    features: ImportToggles["data"]["features"],
+    actor: Actor,
+  ): Promise<Map<string, FeatureDocument>> {
     const docs = new Map<string, FeatureDocument>();
-    for (const feature of plan.data.features) {
+    for (const feature of features) {
       const type = feature.type as FeatureType | undefined;
       if (!(await this.deps.features.find(feature.name, tx.session))) {
         await this.deps.features.create(
@@ -237,15 +359,16 @@ export class ImportService {
   }
 
   /** Unleash's import in an environment: its strategies replaced, variants set when given, on/off as exported. */
-  private async writeEnvironmentChanges(tx: Transaction, input: ImportToggles, plan: ImportPlan, actor: Actor): Promise<void> {
+  private async writeEnvironmentChanges(
+    tx: Transaction,
+    input: ImportToggles,
+    plan: ImportPlan,
+    features: ImportToggles["data"]["features"],
+    actor: Actor,
+  ): Promise<void> {
     const { project, environment } = input;
-    for (const feature of plan.data.features) {
-      const inputs = this.strategiesOf(plan, feature.name);
-      for (const [i, strategy] of inputs.entries()) {
-        await this.atPath(`body.data.featureStrategies (${feature.name} #${i + 1})`, () =>
-          this.deps.features.assertValidStrategy(strategy, project),
-        );
-      }
+    for (const feature of features) {
+      const inputs = await this.assertStrategies(plan, feature.name, project);
       const entry = this.environmentEntry(plan, feature.name);
       const variants: FeatureVariant[] | undefined = entry?.variants && entry.variants.length > 0 ? asExported(entry.variants) : undefined;
       const created: FeatureStrategyDocument[] = inputs.map((strategy) => ({
@@ -291,6 +414,15 @@ export class ImportService {
     }
   }
 
+  /** The flag's strategies as the import writes them, each checked as a direct change would be. */
+  private async assertStrategies(plan: ImportPlan, name: string, project: string): Promise<(StrategyFields & { name: string })[]> {
+    const inputs = this.strategiesOf(plan, name);
+    for (const [i, strategy] of inputs.entries()) {
+      await this.atPath(`body.data.featureStrategies (${name} #${i + 1})`, () => this.deps.features.assertValidStrategy(strategy, project));
+    }
+    return inputs;
+  }
+
   /** With change requests on: the same changes, proposed in the importer's draft (as Unleash Enterprise does). */
   private async proposeEnvironmentChanges(tx: Transaction, input: ImportToggles, plan: ImportPlan, actor: Actor): Promise<void> {
     const changes: ChangeRequestChange[] = [];
@@ -315,10 +447,16 @@ export class ImportService {
   }
 
   /** Each child listed gets exactly the parent the data names, under the same rules as a direct change. */
-  private async importDependencies(tx: Transaction, project: string, plan: ImportPlan, actor: Actor): Promise<void> {
+  private async importDependencies(
+    tx: Transaction,
+    project: string,
+    plan: ImportPlan,
+    children: ReadonlySet<string>,
+    actor: Actor,
+  ): Promise<void> {
     for (const { feature: childName, dependencies } of plan.data.dependencies ?? []) {
       const parentEntry = dependencies[0];
-      if (!parentEntry) continue;
+      if (!parentEntry || !children.has(childName)) continue;
       const child = await this.deps.features.find(childName, tx.session);
       const parent = await this.deps.features.find(parentEntry.feature, tx.session);
       const node = (doc: FeatureDocument) => ({
@@ -333,16 +471,18 @@ export class ImportService {
         parent && node(parent),
         (await this.deps.features.children(childName, tx.session)).length > 0,
       );
-      if (problem) {
-        throw new ValidationError(`Invalid body.data.dependencies (${childName}): ${problem}`, [
-          { path: "body.data.dependencies", message: problem },
-        ]);
-      }
+      if (problem) throw this.dependencyError(childName, problem);
       const enabled = parentEntry.enabled ?? true;
       const dependency = { feature: parentEntry.feature, enabled, variants: enabled ? (parentEntry.variants ?? []) : [] };
       await this.deps.features.change(tx, actor, childName, (doc) => ({ ...doc, dependencies: [dependency] }));
       await tx.record({ type: "feature-dependency-added", actor, project, featureName: childName, data: dependency });
     }
+  }
+
+  private dependencyError(childName: string, problem: string): ValidationError {
+    return new ValidationError(`Invalid body.data.dependencies (${childName}): ${problem}`, [
+      { path: "body.data.dependencies", message: problem },
+    ]);
   }
 
   /** A service's 400 names the import's field it came from. */
