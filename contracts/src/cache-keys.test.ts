@@ -19,7 +19,7 @@ const everyKey: Record<keyof typeof cacheKeys, string> = {
   loginLock: cacheKeys.loginLock("q0GjGm0"),
   samlRequest: cacheKeys.samlRequest("_4f2a"),
   samlAssertion: cacheKeys.samlAssertion("_9c1e"),
-  signalRate: cacheKeys.signalRate("7"),
+  signalRate: cacheKeys.signalRate("7", 1_717_200_000),
 };
 
 describe("cache keys", () => {
@@ -37,7 +37,7 @@ describe("cache keys", () => {
       loginLock: "login-lock:q0GjGm0",
       samlRequest: "saml-request:_4f2a",
       samlAssertion: "saml-assertion:_9c1e",
-      signalRate: "signal-rate:7",
+      signalRate: "signal-rate:7:1717200000",
     });
   });
 

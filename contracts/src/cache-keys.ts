@@ -28,6 +28,6 @@ export const cacheKeys = {
   samlRequest: (requestId: string) => `saml-request:${requestId}`,
   /** A SAML assertion already used, so it opens a session only once. */
   samlAssertion: (assertionId: string) => `saml-assertion:${assertionId}`,
-  /** Signals received in the current second for one endpoint token. */
-  signalRate: (key: string) => `signal-rate:${key}`,
+  /** Signals one endpoint received in one second of the clock. */
+  signalRate: (endpoint: string, second: number) => `signal-rate:${endpoint}:${second}`,
 } as const;

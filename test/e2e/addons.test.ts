@@ -186,26 +186,26 @@ describe.each(["default", "addons-fresh"])("delivery to a real HTTP receiver, fl
       projects: [project],
       environments: ["development"],
     });
-    await addon({
+    const prodEnabled = await addon({
       provider: "webhook",
       parameters: { url: receiver.url(path("/filter/prod-enabled")) },
       events: ["feature-environment-enabled"],
       environments: ["production"],
     });
-    await addon({
+    const otherProject = await addon({
       provider: "webhook",
       parameters: { url: receiver.url(path("/filter/other-project")) },
       events: ["feature-created"],
       projects: ["elsewhere"],
     });
     // An environment filter never matches an event that has no environment (feature-created).
-    await addon({
+    const createdInDev = await addon({
       provider: "webhook",
       parameters: { url: receiver.url(path("/filter/created-in-dev")) },
       events: ["feature-created"],
       environments: ["development"],
     });
-    await addon({
+    const disabled = await addon({
       provider: "webhook",
       enabled: false,
       parameters: { url: receiver.url(path("/filter/disabled")) },
@@ -229,8 +229,18 @@ describe.each(["default", "addons-fresh"])("delivery to a real HTTP receiver, fl
     const request = receiver.on(path("/filter/all-created")).find((r) => JSON.parse(r.body).featureName === flag)!;
     expect(request.headers["idempotency-key"]).toBe(`${created.id}:${all.id}`);
     expect(request.headers["x-vexil-delivery"]).toBe(`${created.id}:${all.id}`);
-    // Give the others the same time to (wrongly) arrive.
-    await new Promise((r) => setTimeout(r, 200));
+    // A barrier: events are matched to addons one at a time in stream order, so once a later event
+    // reached its addon, the flag's events have been matched to every addon and a delivery wrongly
+    // queued for one is in its log.
+    const marker = uniqueFlag("filtered-marker");
+    await createFlag(marker, project);
+    await vi.waitFor(() => expect(bodies(path("/filter/all-created")).map((b) => b.featureName)).toContain(marker), waitLong);
+    for (const [label, quiet] of Object.entries({ prodEnabled, otherProject, createdInDev, disabled })) {
+      expect(
+        (await deliveryLog(quiet.id)).filter((entry) => entry.event.featureName === flag),
+        label,
+      ).toEqual([]);
+    }
     for (const quiet of ["/filter/prod-enabled", "/filter/other-project", "/filter/created-in-dev", "/filter/disabled"]) {
       expect(receiver.on(path(quiet)), quiet).toEqual([]);
     }

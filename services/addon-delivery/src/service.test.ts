@@ -53,6 +53,8 @@ describe("addon delivery service", () => {
   let addons: AddonConfig[];
   let sent: OutboundRequest[];
   let answer: (request: OutboundRequest) => Promise<OutboundResult>;
+  /** How often the service asked for the addon list: it asks again on every change it hears of. */
+  let listRequests: number;
   let service: VexilService | undefined;
   const send: Sender = (request) => {
     sent.push(request);
@@ -66,8 +68,12 @@ describe("addon delivery service", () => {
     addons = [];
     sent = [];
     answer = async () => ({ statusCode: 200, body: "" });
+    listRequests = 0;
     // Stands in for admin: answers with the current list.
-    bus.reply(topics.addonsList, () => ({ addons }));
+    bus.reply(topics.addonsList, () => {
+      listRequests++;
+      return { addons };
+    });
   });
   afterEach(async () => {
     await service?.stop();
@@ -90,6 +96,11 @@ describe("addon delivery service", () => {
   const urlsSent = () => sent.map((r) => r.url);
   const deliveryLog = async (addonId: number) =>
     (await bus.request(topics.addonDeliveries, { addonId, limit: 100, offset: 0 })).integrationEvents;
+  /**
+   * Resolves once the service has fetched the addon list again after `before` fetches. The in-memory
+   * bus answers within microtasks, which all run before the timer that checks, so the new list is in force.
+   */
+  const listFetchedAfter = (before: number) => vi.waitFor(() => expect(listRequests).toBeGreaterThan(before));
 
   it("delivers to each addon that takes the event: type, project and environment", async () => {
     addons = [
@@ -111,10 +122,16 @@ describe("addon delivery service", () => {
   it("matches an event without project or environment only to addons that take all", async () => {
     addons = [webhook(1, { events: ["addon-config-created"] }), webhook(2, { events: ["addon-config-created"], projects: ["default"] })];
     await start();
-    await publish(event({ type: "addon-config-created", project: null, environment: null, featureName: null }));
-    await vi.waitFor(() => expect(urlsSent()).toEqual(["https://hooks.example.com/1"]));
-    await new Promise((r) => setTimeout(r, 30));
-    expect(sent).toHaveLength(1);
+    const first = event({ type: "addon-config-created", project: null, environment: null, featureName: null });
+    await publish(first);
+    // A barrier: events are matched one at a time in stream order, so once the marker reached addon 1
+    // the first event has been matched to every addon, and a delivery wrongly queued for 2 is in its log.
+    const marker = event({ type: "addon-config-created", project: null, environment: null, featureName: null });
+    await publish(marker);
+    await vi.waitFor(() => expect(sent).toHaveLength(2));
+    expect(urlsSent()).toEqual(["https://hooks.example.com/1", "https://hooks.example.com/1"]);
+    expect(sent.map((request) => JSON.parse(request.body).id)).toEqual([first.id, marker.id]);
+    expect(await deliveryLog(2)).toEqual([]);
   });
 
   it("applies a configuration change to the next event, announced or seen in the stream", async () => {
@@ -122,8 +139,9 @@ describe("addon delivery service", () => {
     await publish(event());
     addons = [webhook(1)];
     // Announced: admin publishes addons.changed after the commit.
+    const fetched = listRequests;
     bus.publish(topics.addonsChanged, { addonId: 1 });
-    await new Promise((r) => setTimeout(r, 20));
+    await listFetchedAfter(fetched);
     await publish(event());
     await vi.waitFor(() => expect(sent).toHaveLength(1));
     // Not announced, but the addon-config event precedes the next event in the stream.
@@ -236,8 +254,9 @@ describe("addon delivery service", () => {
     await publish(event());
     await vi.waitFor(() => expect(sent).toHaveLength(1));
     addons = [];
+    const fetched = listRequests;
     await publish(event({ type: "addon-config-deleted", project: null, environment: null, featureName: null }));
-    await new Promise((r) => setTimeout(r, 30));
+    await listFetchedAfter(fetched);
     open();
     await vi.waitFor(async () => expect((await deliveryLog(1))[0]?.state).toBe("failed"));
     expect((await deliveryLog(1)).map((entry) => entry.state)).toEqual(["failed", "retrying"]);
@@ -247,6 +266,8 @@ describe("addon delivery service", () => {
 
   it("waits for admin before handling events, losing none", async () => {
     const lonelyBus = createMemoryBus();
+    const requests = vi.spyOn(lonelyBus, "request");
+    const listAsked = () => requests.mock.calls.filter(([topic]) => topic === topics.addonsList).length;
     const lonelyStore = await createEmbeddedEngine({ dir: path.join(dir, "lonely") });
     const lonely = await createAddonDeliveryService({
       engines: { store: lonelyStore, bus: lonelyBus, cache: createMemoryCache() },
@@ -257,7 +278,8 @@ describe("addon delivery service", () => {
     await lonely.start();
     const e = event();
     await lonelyBus.publishEvent(topics.domainEvents.of(e.type), e, { msgId: e.id });
-    await new Promise((r) => setTimeout(r, 50));
+    // Asked once at start and again for the event, both unanswered: the event was handled without admin.
+    await vi.waitFor(() => expect(listAsked()).toBeGreaterThanOrEqual(2));
     lonelyBus.reply(topics.addonsList, () => ({ addons: [webhook(9)] }));
     await vi.waitFor(() => expect(urlsSent()).toEqual(["https://hooks.example.com/9"]), { timeout: 3000 });
     await lonely.stop();

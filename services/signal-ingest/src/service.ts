@@ -44,7 +44,7 @@ export async function createSignalIngestService({
   const intake = new SignalIntake({
     endpoints,
     signals,
-    rateLimiter: cacheRateLimiter(engines.cache, config.SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND),
+    rateLimiter: cacheRateLimiter(engines.cache, config.SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND, clock),
     payloadLimitBytes: config.SIGNAL_PAYLOAD_LIMIT_BYTES,
     clock,
     onStored: () => relay?.poke(),

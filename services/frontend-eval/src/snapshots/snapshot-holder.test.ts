@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createMemoryBus } from "@vexil/bus";
+import { createMemoryBus, type Bus } from "@vexil/bus";
 import { createMemoryCache } from "@vexil/cache";
 import { cacheKeys, topics, type SnapshotNames } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
@@ -28,6 +28,12 @@ async function setup({ compactAfterMs }: { compactAfterMs?: number } = {}) {
   holder.onSwap((snapshot) => void swaps.push(snapshot));
   const names = (snapshot: EnvironmentSnapshot) => [...snapshot.features.keys()];
   return { cache, bus, holder, swaps, names };
+}
+
+/** Counts the holder's requests asking the admin to write a snapshot again. */
+function askedToRepublish(bus: Bus): () => number {
+  const requests = vi.spyOn(bus, "request");
+  return () => requests.mock.calls.filter(([topic]) => topic === topics.snapshotRepublish).length;
 }
 
 let stopHolder: (() => void) | undefined;
@@ -75,13 +81,14 @@ describe("SnapshotHolder", () => {
   });
 
   it("serves nothing while the names never match and the admin does not answer", async () => {
-    const { cache, holder, swaps } = await setup();
+    const { cache, bus, holder, swaps } = await setup();
     stopHolder = () => holder.stop();
     await writeSnapshot(cache, environment, { revision: 5, features: flags("a") });
     await cache.setJson(cacheKeys.snapshotNames(environment), { revision: 2, featureNames: ["a"] } satisfies SnapshotNames);
+    const republishAsked = askedToRepublish(bus);
     await holder.start();
     // The admin's republish request finds no responder; the holder keeps trying and serves nothing.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.waitFor(() => expect(republishAsked()).toBeGreaterThanOrEqual(2));
     expect(holder.ready).toBe(false);
     expect(() => holder.get(environment)).toThrow(/No flags loaded/);
     expect(swaps).toEqual([]);
@@ -95,8 +102,10 @@ describe("SnapshotHolder", () => {
     // A full notice, while the cache pairs an index with names that are not its own.
     await writeSnapshot(cache, environment, { revision: 6, features: flags("a", "b", "c") });
     await cache.setJson(cacheKeys.snapshotNames(environment), { revision: 9, featureNames: ["c"] } satisfies SnapshotNames);
+    const republishAsked = askedToRepublish(bus);
     bus.publish(topics.snapshotUpdated.of(environment), { environment, revision: 6 });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The reload is over once it gave up on the cache and asked the admin to write it again.
+    await vi.waitFor(() => expect(republishAsked()).toBeGreaterThanOrEqual(1));
     expect(holder.get(environment).revision).toBe(5);
     expect(names(holder.get(environment))).toEqual(["a", "b"]);
     expect(swaps).toHaveLength(1);
@@ -180,8 +189,12 @@ describe("SnapshotHolder", () => {
     };
 
     // One flag in twenty: patched in, and kept as it is.
+    const rebuilds = vi.spyOn(holder as unknown as { rebuild(environment: string): Promise<void> }, "rebuild");
     const once = await change(6, "flag-03");
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    // Node runs timers of the same delay in the order they were set, so any rebuild the change
+    // scheduled would have started before this one fires.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(rebuilds).not.toHaveBeenCalled();
     expect(holder.get(environment)).toBe(once);
 
     const twice = await change(7, "flag-11");

@@ -6,16 +6,21 @@ export interface RateLimiter {
   hit(key: string): Promise<number | null>;
 }
 
+const windowMs = 1000;
+
 /**
- * A fixed one-second window per key, counted in the shared cache (Redis in a cluster), so every
- * ingest instance draws from the same budget.
+ * One-second windows of the clock per key, counted in the shared cache (Redis in a cluster), so every
+ * ingest instance draws from the same budget. The window is the clock's second, not the cache's, so
+ * a test steps through windows with a clock of its own.
  */
-export function cacheRateLimiter(cache: Cache, perSecond: number): RateLimiter {
-  const windowMs = 1000;
+export function cacheRateLimiter(cache: Cache, perSecond: number, clock: () => Date = () => new Date()): RateLimiter {
   return {
     async hit(key) {
-      const count = await cache.incrementWindow(cacheKeys.signalRate(key), windowMs);
-      return count > perSecond ? Math.ceil(windowMs / 1000) : null;
+      const now = clock().getTime();
+      const window = Math.floor(now / windowMs);
+      // Kept two windows, so instances whose clocks differ a little still count into the same one.
+      const count = await cache.incrementWindow(cacheKeys.signalRate(key, window), 2 * windowMs);
+      return count > perSecond ? Math.max(1, Math.ceil(((window + 1) * windowMs - now) / 1000)) : null;
     },
   };
 }

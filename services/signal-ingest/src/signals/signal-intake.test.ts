@@ -28,12 +28,14 @@ describe("SignalIntake", () => {
   let stored: number;
 
   async function intake({ perSecond = 1, payloadLimitBytes = 100_000 } = {}) {
+    // One instant for the whole test: every signal falls in the same second of the rate limit.
+    const clock = () => new Date("2024-06-01T00:00:00Z");
     return new SignalIntake({
       endpoints: await SharedEndpoints.open(cache, createMemoryBus(), logger),
       signals,
-      rateLimiter: cacheRateLimiter(cache, perSecond),
+      rateLimiter: cacheRateLimiter(cache, perSecond, clock),
       payloadLimitBytes,
-      clock: () => new Date("2024-06-01T00:00:00Z"),
+      clock,
       onStored: () => stored++,
     });
   }
