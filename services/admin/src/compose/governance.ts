@@ -73,6 +73,7 @@ export async function createGovernanceSlice({
     users: await createUserStore(store),
     sessions: sessionStore,
     personalAccessTokens: patStore,
+    groups: stores.groups,
     unitOfWork,
     clock,
   });

@@ -31,8 +31,8 @@ export interface GroupStore {
   /** NameExistsError when another group has the name. */
   put(group: GroupDocument, session?: StoreSession): Promise<void>;
   delete(id: number, session?: StoreSession): Promise<boolean>;
-  /** Drops the user from every group (the user is deleted). */
-  removeUserEverywhere(userId: number, session?: StoreSession): Promise<void>;
+  /** Drops the user from every group (the user is deleted); answers the groups the user left. */
+  removeUserEverywhere(userId: number, session?: StoreSession): Promise<Array<Pick<GroupDocument, "_id" | "name">>>;
 }
 
 export async function createGroupStore(engine: StoreEngine): Promise<GroupStore> {
@@ -58,7 +58,9 @@ export async function createGroupStore(engine: StoreEngine): Promise<GroupStore>
     },
     delete: async (id, session) => (await groups.deleteOne({ _id: id }, { session })).deletedCount > 0,
     async removeUserEverywhere(userId, session) {
-      await groups.updateMany({ "members.userId": userId }, { $pull: { members: { userId } } }, { session });
+      const left = await groups.find({ "members.userId": userId }, { sort: { _id: 1 }, session });
+      if (left.length > 0) await groups.updateMany({ "members.userId": userId }, { $pull: { members: { userId } } }, { session });
+      return left.map(({ _id, name }) => ({ _id, name }));
     },
   };
 }

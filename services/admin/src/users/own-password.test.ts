@@ -37,6 +37,7 @@ describe("UserService.changeOwnPassword: people change their own password", { ti
     users = new UserService({
       users: await createUserStore(engine),
       sessions,
+      groups: { removeUserEverywhere: async () => [] },
       personalAccessTokens: await createPersonalAccessTokenStore(engine),
       unitOfWork: new UnitOfWork(engine, events),
       clock,

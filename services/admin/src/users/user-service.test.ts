@@ -34,6 +34,8 @@ describe("UserService", { timeout: 60_000 }, () => {
     signedOut = [];
     users = new UserService({
       users: await createUserStore(engine),
+      // Group memberships on deletion: groups/user-deletion.test.ts.
+      groups: { removeUserEverywhere: async () => [] },
       sessions: {
         deleteForUser: async (userId) => void signedOut.push(userId),
         deleteForUserExcept: async (userId) => void signedOut.push(userId),

@@ -64,6 +64,11 @@ export interface UserSessions {
   deleteForUserExcept(userId: number, keepDigest: string, session?: StoreSession): Promise<void>;
 }
 
+/** The groups a deleted user leaves (the group store). */
+export interface UserGroupMemberships {
+  removeUserEverywhere(userId: number, session?: StoreSession): Promise<Array<{ _id: number; name: string }>>;
+}
+
 const invalidLogin = "The combination of password and username you provided is invalid";
 
 export class UserService {
@@ -72,6 +77,7 @@ export class UserService {
       users: UserStore;
       sessions: UserSessions;
       personalAccessTokens: PersonalAccessTokenStore;
+      groups: UserGroupMemberships;
       unitOfWork: UnitOfWork;
       clock: () => Date;
     },
@@ -152,6 +158,13 @@ export class UserService {
       await this.deps.users.delete(id, tx.session);
       await this.deps.sessions.deleteForUser(id, tx.session);
       await this.deps.personalAccessTokens.deleteForUser(id, tx.session);
+      // Group syncing only ever sees people who sign in: a deleted user leaves every group here, said in the event log.
+      for (const group of await this.deps.groups.removeUserEverywhere(id, tx.session))
+        await tx.record({
+          type: "group-user-removed",
+          actor,
+          data: { groupId: group._id, groupName: group.name, userId: id, source: "user-deleted" },
+        });
       await tx.record({ type: "user-deleted", actor, preData: toUserView(before) });
     });
   }
