@@ -31,6 +31,8 @@ const globalScreens: Array<[string, string]> = [
   ["/access/api-tokens", "API tokens"],
   ["/access/users", "Users"],
   ["/access/service-accounts", "Service accounts"],
+  ["/access/groups", "Groups"],
+  ["/single-sign-on", "Single sign-on"],
   ["/no-such-screen", "Page not found"],
 ];
 

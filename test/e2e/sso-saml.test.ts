@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumAvailable, chromiumPath } from "../src/browser.js";
+import { chromiumAvailable, launchChromium } from "../src/browser.js";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
 import { assertionXml, requestIdOf, responseXml, signAssertion, type AnswerFields } from "../src/saml-answers.js";
 import { selfSignedPair, simpleSamlPhpAvailable, startSimpleSamlPhp, type IdpUser, type SimpleSamlPhp } from "../src/simplesamlphp.js";
@@ -40,10 +40,7 @@ describe.skipIf(!chromiumAvailable || !simpleSamlPhpAvailable)("SAML sign-in", (
       },
       users,
     });
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", `--host-resolver-rules=MAP ${idpHost} 127.0.0.1`],
-    });
+    browser = await launchChromium([`--host-resolver-rules=MAP ${idpHost} 127.0.0.1`]);
     // Settings saved while running take effect without a restart.
     await vexil.expectStatus(
       "/api/admin/auth/saml/settings",

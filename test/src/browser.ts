@@ -10,10 +10,18 @@ export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const chromiumAvailable = existsSync(chromiumPath);
 if (!chromiumAvailable) console.log(`skipped: no Chromium at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`);
 
-export function launchChromium(): Promise<Browser> {
+/** `extraArgs`: more Chromium switches, such as `--host-resolver-rules=MAP idp.test 127.0.0.1` for an identity provider on another site. */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      ...extraArgs,
+    ],
   });
 }
 

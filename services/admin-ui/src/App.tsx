@@ -21,6 +21,8 @@ const StrategiesPage = lazy(() => import("./pages/configure/StrategiesPage.js").
 const TagTypesPage = lazy(() => import("./pages/configure/TagTypesPage.js").then((m) => ({ default: m.TagTypesPage })));
 const ApiTokensPage = lazy(() => import("./pages/access/ApiTokensPage.js").then((m) => ({ default: m.ApiTokensPage })));
 const ServiceAccountsPage = lazy(() => import("./pages/access/ServiceAccountsPage.js").then((m) => ({ default: m.ServiceAccountsPage })));
+const GroupsPage = lazy(() => import("./pages/access/GroupsPage.js").then((m) => ({ default: m.GroupsPage })));
+const SingleSignOnPage = lazy(() => import("./pages/access/SingleSignOnPage.js").then((m) => ({ default: m.SingleSignOnPage })));
 const UsersPage = lazy(() => import("./pages/access/UsersPage.js").then((m) => ({ default: m.UsersPage })));
 const ChangeRequestPage = lazy(() =>
   import("./pages/change-requests/ChangeRequestPage.js").then((m) => ({ default: m.ChangeRequestPage })),
@@ -59,6 +61,8 @@ export function App() {
           <Route path="/access/api-tokens" component={ApiTokensPage} />
           <Route path="/access/users" component={UsersPage} />
           <Route path="/access/service-accounts" component={ServiceAccountsPage} />
+          <Route path="/access/groups" component={GroupsPage} />
+          <Route path="/single-sign-on" component={SingleSignOnPage} />
           <Route component={NotFoundPage} />
         </Switch>
       </Suspense>

@@ -9,6 +9,9 @@ export function keysShowing(event: Pick<EventEntry, "type" | "project" | "featur
   const shown: QueryKey[] = [keys.eventLog];
   if (event.type.startsWith("project")) shown.push(keys.projects);
   if (event.type.startsWith("feature")) shown.push(keys.flagSearch);
+  // Group changes and single sign-on (which adds members) show on the groups screen.
+  if (event.type.startsWith("group") || event.type.startsWith("user")) shown.push(keys.groups);
+  if (event.type.startsWith("setting")) shown.push(keys.samlSettings);
   if (event.project) {
     const project = event.project;
     shown.push(

@@ -43,5 +43,8 @@ export const keys = {
   roles: ["roles"],
   inviteLinks: ["invite-links"],
   serviceAccounts: ["service-accounts"],
+  /** Every group; `[...keys.groups, "project-roles"]` is what each group holds in projects. */
+  groups: ["groups"],
+  samlSettings: ["saml-settings"],
   serviceAccountTokens: (id: number) => ["service-accounts", id, "tokens"],
 } as const;

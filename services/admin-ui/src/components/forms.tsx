@@ -1,4 +1,11 @@
-import { useId, type FormEvent, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
+import {
+  useId,
+  type FormEvent,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from "react";
 import { ApiError, errorMessage } from "../api.js";
 
 /** The API's message for this field, when the error was about it. */
@@ -41,6 +48,49 @@ export function SelectField({ label, error, hint, children, ...select }: FieldPr
       <select id={id} aria-invalid={error ? true : undefined} aria-describedby={`${id}-hint ${id}-error`} {...select}>
         {children}
       </select>
+      {hint && (
+        <div className="hint" id={`${id}-hint`}>
+          {hint}
+        </div>
+      )}
+      {error && (
+        <div className="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function TextAreaField({ label, error, hint, ...textarea }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} aria-invalid={error ? true : undefined} aria-describedby={`${id}-hint ${id}-error`} {...textarea} />
+      {hint && (
+        <div className="hint" id={`${id}-hint`}>
+          {hint}
+        </div>
+      )}
+      {error && (
+        <div className="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A checkbox with its label beside it, and the API's words under it. */
+export function CheckField({ label, error, hint, ...input }: FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, "type">) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label className="check" htmlFor={id}>
+        <input id={id} type="checkbox" aria-invalid={error ? true : undefined} aria-describedby={`${id}-hint ${id}-error`} {...input} />{" "}
+        {label}
+      </label>
       {hint && (
         <div className="hint" id={`${id}-hint`}>
           {hint}

@@ -23,6 +23,7 @@ export const navigation: Array<{ group: string; links: Array<[href: string, labe
     group: "Access",
     links: [
       ["/access/users", "Users"],
+      ["/access/groups", "Groups"],
       ["/access/service-accounts", "Service accounts"],
       ["/access/api-tokens", "API tokens"],
     ],
@@ -30,6 +31,7 @@ export const navigation: Array<{ group: string; links: Array<[href: string, labe
   {
     group: "Admin",
     links: [
+      ["/single-sign-on", "Single sign-on"],
       ["/integrations", "Integrations"],
       ["/signals", "Signals"],
       ["/events", "Event log"],
