@@ -1,4 +1,5 @@
 import { c, errorResponses, routerOptions } from "./common.js";
+import { permissions, requires } from "./route-access.js";
 import { feedbackInputSchema, feedbackSchema } from "./schemas/index.js";
 
 /** `POST /feedback`. The spec shows no error statuses; a bad body is a 400 like everywhere else. */
@@ -10,6 +11,7 @@ export const feedbackContract = c.router(
       summary: "Send feedback",
       description: "Stores feedback from a user of the admin UI (a category, a difficulty score and free text).",
       metadata: {
+        ...requires(permissions.read),
         requestExample: {
           category: "import",
           userType: "developer",

@@ -1,5 +1,6 @@
 export * from "./common.js";
 export { cacheKeys } from "./cache-keys.js";
+export * from "./route-access.js";
 export * from "./schemas/index.js";
 export * from "./admin.js";
 export { addonsContract } from "./admin/addons.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { permissions, requires } from "../route-access.js";
 import { c, errorResponses, routerOptions } from "../common.js";
 import { actionSetEventListSchema, actionSetInputSchema, actionSetListSchema, actionSetSchema, pageQuerySchema } from "../schemas/index.js";
 
@@ -11,6 +12,7 @@ export const actionsContract = c.router(
     list: {
       method: "GET",
       path: "/projects/:projectId/actions",
+      metadata: requires(permissions.read, { project: "params.projectId" }),
       summary: "List a project's action sets",
       description: "Every action set of the project with its match filter, its actions and whether it is enabled.",
       pathParams: projectParams,
@@ -23,6 +25,7 @@ export const actionsContract = c.router(
       description:
         "Creates an action set that watches one signal endpoint: when a signal's payload matches every filter in `match.payload`, its actions run in order as the service account `actorId`. Refused with 400 when the endpoint, the service account or a flag named in the actions does not exist.",
       metadata: {
+        ...requires(permissions.admin, { project: "params.projectId" }),
         requestExample: {
           name: "Turn off checkout on alert",
           description: "Kill switch for incidents",
@@ -49,6 +52,7 @@ export const actionsContract = c.router(
       description:
         "Replaces an action set: name, description, service account, match filter and the whole action list. The same checks as on creation apply.",
       metadata: {
+        ...requires(permissions.admin, { project: "params.projectId" }),
         requestExample: {
           name: "Turn checkout back on",
           enabled: true,
@@ -70,6 +74,7 @@ export const actionsContract = c.router(
     delete: {
       method: "DELETE",
       path: "/projects/:projectId/actions/:id",
+      metadata: requires(permissions.admin, { project: "params.projectId" }),
       summary: "Delete an action set",
       description: "Deletes an action set; its past executions are deleted with it.",
       pathParams: actionSetParams,
@@ -79,6 +84,7 @@ export const actionsContract = c.router(
     enable: {
       method: "POST",
       path: "/projects/:projectId/actions/:id/on",
+      metadata: requires(permissions.admin, { project: "params.projectId" }),
       summary: "Enable an action set",
       description: "Turns an action set on: signals received from now on are matched against it.",
       pathParams: actionSetParams,
@@ -88,6 +94,7 @@ export const actionsContract = c.router(
     disable: {
       method: "POST",
       path: "/projects/:projectId/actions/:id/off",
+      metadata: requires(permissions.admin, { project: "params.projectId" }),
       summary: "Disable an action set",
       description: "Turns an action set off: signals keep arriving but run none of its actions.",
       pathParams: actionSetParams,
@@ -97,6 +104,7 @@ export const actionsContract = c.router(
     events: {
       method: "GET",
       path: "/projects/:projectId/actions/:id/events",
+      metadata: requires(permissions.read, { project: "params.projectId" }),
       summary: "What the action set did with each signal it matched, newest first",
       description:
         "One entry per signal the action set matched: the signal, the state of the run (success or failed) and, for a failure, which action failed and why.",

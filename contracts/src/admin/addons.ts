@@ -1,3 +1,4 @@
+import { permissions, requires } from "../route-access.js";
 import { c, errorResponses, routerOptions } from "../common.js";
 import {
   addonIdParamsSchema,
@@ -13,6 +14,7 @@ export const addonsContract = c.router(
     list: {
       method: "GET",
       path: "/addons",
+      metadata: requires(permissions.admin),
       summary: "List addon configurations and the providers they can use",
       description:
         "The configured addons (webhook, Slack, Teams, Datadog, New Relic) and the provider definitions with the parameters and events each accepts.",
@@ -25,6 +27,7 @@ export const addonsContract = c.router(
       description:
         "Configures an addon: which `provider`, its `parameters` (e.g. the webhook URL), which event types it forwards, optionally narrowed to projects and environments. Delivery happens in addon-delivery, with retries; URLs to private addresses are refused unless ADDONS_ALLOW_PRIVATE_URLS is set.",
       metadata: {
+        ...requires(permissions.createAddon),
         requestExample: {
           provider: "webhook",
           description: "Audit trail",
@@ -41,6 +44,7 @@ export const addonsContract = c.router(
     get: {
       method: "GET",
       path: "/addons/:id",
+      metadata: requires(permissions.admin),
       summary: "Get an addon configuration",
       description: "One addon configuration; sensitive parameters (tokens, URLs with credentials) are masked.",
       pathParams: addonIdParamsSchema,
@@ -53,6 +57,7 @@ export const addonsContract = c.router(
       summary: "Update an addon configuration",
       description: "Replaces an addon configuration. Masked parameters sent back unchanged keep their stored value.",
       metadata: {
+        ...requires(permissions.updateAddon),
         requestExample: {
           provider: "webhook",
           description: "Audit trail",
@@ -68,6 +73,7 @@ export const addonsContract = c.router(
     remove: {
       method: "DELETE",
       path: "/addons/:id",
+      metadata: requires(permissions.deleteAddon),
       summary: "Delete an addon configuration",
       description: "Deletes an addon configuration; deliveries not yet made for it are dropped.",
       pathParams: addonIdParamsSchema,
@@ -77,6 +83,7 @@ export const addonsContract = c.router(
     events: {
       method: "GET",
       path: "/addons/:id/events",
+      metadata: requires(permissions.admin),
       summary: "Delivery log of an addon: one entry per attempt, newest first",
       description:
         "The addon's delivery log: one entry per attempt with the event, the HTTP status or error, and whether it will be retried.",

@@ -1,3 +1,4 @@
+import { permissions, requires } from "../route-access.js";
 import { c, errorResponses, routerOptions } from "../common.js";
 import { applicationDetailsSchema, applicationListQuerySchema, applicationListSchema, updateApplicationSchema } from "../schemas/index.js";
 
@@ -10,6 +11,7 @@ export const applicationsContract = c.router(
     list: {
       method: "GET",
       path: "/metrics/applications",
+      metadata: requires(permissions.read),
       summary: "List client applications",
       description: "The applications whose SDKs registered or sent metrics, with their description, URL, color and icon.",
       query: applicationListQuerySchema,
@@ -18,6 +20,7 @@ export const applicationsContract = c.router(
     get: {
       method: "GET",
       path: "/metrics/applications/:appName",
+      metadata: requires(permissions.read),
       summary: "Get a client application with its instances",
       description:
         "One application with the SDK instances seen for it (instance id, SDK version, client IP, last seen) and the strategies they registered.",
@@ -31,6 +34,7 @@ export const applicationsContract = c.router(
       description:
         "Sets the display fields of an application; fields left out keep their value. Creates the application if no SDK reported it yet.",
       metadata: {
+        ...requires(permissions.updateApplication),
         requestExample: { description: "Checkout backend", url: "https://checkout.example.com", color: "#1a73e8", icon: "shopping_cart" },
       },
       contentType: "application/json",
@@ -41,6 +45,7 @@ export const applicationsContract = c.router(
     delete: {
       method: "DELETE",
       path: "/metrics/applications/:appName",
+      metadata: requires(permissions.updateApplication),
       summary: "Delete a client application and its instances",
       description: "Forgets an application and its instances; a running SDK registers it again.",
       body: c.noBody(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { permissions, requires, unguarded } from "../route-access.js";
 import { c, errorResponses, routerOptions } from "../common.js";
 import {
   addProjectAccessBodySchema,
@@ -32,6 +33,7 @@ export const changeRequestsContract = c.router(
     getConfig: {
       method: "GET",
       path: `${project}/change-requests/config`,
+      metadata: requires(permissions.read, { project: "params.projectId" }),
       summary: "Change-request configuration of every environment of the project",
       description: "For each environment of the project: whether change requests are required there and how many approvals they need.",
       responses: { 200: changeRequestEnvironmentConfigListSchema, ...errorResponses(401, 403, 404) },
@@ -42,7 +44,10 @@ export const changeRequestsContract = c.router(
       summary: "Enable or disable change requests in a project environment",
       description:
         "Turns change requests on or off for one environment of the project. While on, direct changes to flags in that environment are refused with 403 and must be proposed instead.",
-      metadata: { requestExample: { changeRequestsEnabled: true, requiredApprovals: 2 } },
+      metadata: {
+        ...requires(permissions.updateProject, { project: "params.projectId", environment: "params.environment" }),
+        requestExample: { changeRequestsEnabled: true, requiredApprovals: 2 },
+      },
       body: changeRequestConfigInputSchema,
       responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
     },
@@ -55,6 +60,7 @@ export const changeRequestsContract = c.router(
       description:
         "Proposes one change or a list of them (strategies, on/off, variants, dependencies, archiving, segments). They join the caller's draft for this project and environment, or start one. Each change is checked as the direct change would be, so a bad payload is a 400 now rather than a failure at apply.",
       metadata: {
+        ...requires(permissions.createChangeRequest, { project: "params.projectId", environment: "params.environment" }),
         requestExample: [
           {
             action: "addStrategy",
@@ -74,6 +80,7 @@ export const changeRequestsContract = c.router(
     list: {
       method: "GET",
       path: `${project}/change-requests`,
+      metadata: requires(permissions.read, { project: "params.projectId" }),
       summary: "Change requests of a project (others' drafts excluded), optionally by state or creator",
       description:
         "The project's change requests, newest first, optionally filtered by `state` or `createdBy`. Drafts of other users are not shown.",
@@ -83,6 +90,7 @@ export const changeRequestsContract = c.router(
     listOpen: {
       method: "GET",
       path: `${project}/change-requests/open`,
+      metadata: requires(permissions.read, { project: "params.projectId" }),
       summary: "The caller's change requests of the project that are not yet applied, rejected or cancelled",
       description: "The caller's change requests in this project that can still change: drafts, in review, approved and scheduled.",
       responses: { 200: changeRequestListSchema, ...errorResponses(401, 403, 404) },
@@ -90,6 +98,7 @@ export const changeRequestsContract = c.router(
     search: {
       method: "GET",
       path: "/search/change-requests",
+      metadata: requires(permissions.read),
       summary: "Change requests across projects by creator, state and project",
       description: "Change requests across the projects the caller can see, by creator, state and project.",
       query: changeRequestSearchQuerySchema,
@@ -101,6 +110,7 @@ export const changeRequestsContract = c.router(
     get: {
       method: "GET",
       path: one,
+      metadata: requires(permissions.read, { project: "params.projectId" }),
       pathParams: idParams,
       summary: "One change request",
       description:
@@ -110,6 +120,7 @@ export const changeRequestsContract = c.router(
     discard: {
       method: "DELETE",
       path: one,
+      metadata: requires(permissions.createChangeRequest, { project: "params.projectId" }),
       pathParams: idParams,
       body: c.noBody(),
       summary: "Discard a draft",
@@ -124,7 +135,10 @@ export const changeRequestsContract = c.router(
       summary: "Move a change request: In review, Approved, Rejected, Cancelled, Applied or Scheduled",
       description:
         "Moves the request through its life: In review, Approved (by someone other than its author), Rejected, Cancelled, Applied (all changes in one transaction) or Scheduled (`scheduledAt` required).",
-      metadata: { requestExample: { state: "Scheduled", comment: "Apply after the release", scheduledAt: "2026-12-01T08:00:00.000Z" } },
+      metadata: {
+        ...unguarded("the state the body asks for decides the permission: the handler checks it"),
+        requestExample: { state: "Scheduled", comment: "Apply after the release", scheduledAt: "2026-12-01T08:00:00.000Z" },
+      },
       responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
     },
     approve: {
@@ -135,7 +149,10 @@ export const changeRequestsContract = c.router(
       summary: "Approve (same as state Approved)",
       description:
         "Approves the request; it becomes Approved once it has the approvals the environment requires. Authors cannot approve their own requests.",
-      metadata: { requestExample: { comment: "Looks good" } },
+      metadata: {
+        ...requires(permissions.approveChangeRequest, { project: "params.projectId" }),
+        requestExample: { comment: "Looks good" },
+      },
       responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
     },
     reject: {
@@ -145,7 +162,10 @@ export const changeRequestsContract = c.router(
       body: changeRequestReviewInputSchema,
       summary: "Reject (same as state Rejected)",
       description: "Rejects the request; it can no longer be applied.",
-      metadata: { requestExample: { comment: "Roll out to 10% first" } },
+      metadata: {
+        ...requires(permissions.approveChangeRequest, { project: "params.projectId" }),
+        requestExample: { comment: "Roll out to 10% first" },
+      },
       responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
     },
     cancel: {
@@ -155,7 +175,10 @@ export const changeRequestsContract = c.router(
       body: changeRequestReviewInputSchema,
       summary: "Cancel (same as state Cancelled)",
       description: "Cancels the request (its author, or an admin).",
-      metadata: { requestExample: { comment: "No longer needed" } },
+      metadata: {
+        ...requires(permissions.createChangeRequest, { project: "params.projectId" }),
+        requestExample: { comment: "No longer needed" },
+      },
       responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
     },
     apply: {
@@ -166,7 +189,7 @@ export const changeRequestsContract = c.router(
       summary: "Apply every change, all or nothing (same as state Applied)",
       description:
         "Applies every change of an approved request in one transaction: either all of them take effect or, on any failure, none does and the reason is recorded.",
-      metadata: { requestExample: { comment: "Releasing" } },
+      metadata: { ...requires(permissions.applyChangeRequest, { project: "params.projectId" }), requestExample: { comment: "Releasing" } },
       responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
     },
     addComment: {
@@ -176,7 +199,10 @@ export const changeRequestsContract = c.router(
       body: changeRequestCommentInputSchema,
       summary: "Comment on a change request",
       description: "Adds a comment to the request's discussion.",
-      metadata: { requestExample: { text: "Can we start with the beta segment?" } },
+      metadata: {
+        ...requires(permissions.read, { project: "params.projectId" }),
+        requestExample: { text: "Can we start with the beta segment?" },
+      },
       responses: { 201: changeRequestCommentSchema, ...errorResponses(400, 401, 403, 404) },
     },
     updateTitle: {
@@ -186,12 +212,16 @@ export const changeRequestsContract = c.router(
       body: changeRequestTitleInputSchema,
       summary: "Change the title",
       description: "Renames the request.",
-      metadata: { requestExample: { title: "Roll out the new checkout" } },
+      metadata: {
+        ...requires(permissions.createChangeRequest, { project: "params.projectId" }),
+        requestExample: { title: "Roll out the new checkout" },
+      },
       responses: { 200: changeRequestSchema, ...errorResponses(400, 401, 403, 404, 409) },
     },
     removeChange: {
       method: "DELETE",
       path: `${one}/changes/:changeId`,
+      metadata: requires(permissions.createChangeRequest, { project: "params.projectId" }),
       pathParams: idParams.extend({ changeId: z.coerce.number().int() }),
       body: c.noBody(),
       summary: "Remove one change; a reviewed request goes back to In review",
@@ -211,6 +241,7 @@ export const projectAccessContract = c.router(
     list: {
       method: "GET",
       path: `${project}/access`,
+      metadata: requires(permissions.read, { project: "params.projectId" }),
       summary: "Members and groups of a project with their project roles",
       description: "The project's members and the project roles each has (Owner, Member), as Unleash lists them.",
       responses: {
@@ -224,13 +255,17 @@ export const projectAccessContract = c.router(
       summary: "Give users a project role",
       description:
         "Gives users (and groups) project roles. In a `protected` project only members may submit change requests; a `private` project is visible to its members only.",
-      metadata: { requestExample: { roles: [5], users: [{ id: 7 }] } },
+      metadata: {
+        ...requires(permissions.updateProject, { project: "params.projectId" }),
+        requestExample: { roles: [5], users: [{ id: 7 }] },
+      },
       body: addProjectAccessBodySchema,
       responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404) },
     },
     remove: {
       method: "DELETE",
       path: `${project}/users/:userId/roles`,
+      metadata: requires(permissions.updateProject, { project: "params.projectId" }),
       pathParams: z.object({ projectId: z.string(), userId: z.coerce.number().int() }),
       body: c.noBody(),
       summary: "Remove a user from the project",
@@ -240,6 +275,7 @@ export const projectAccessContract = c.router(
     removeGroup: {
       method: "DELETE",
       path: `${project}/groups/:groupId/roles`,
+      metadata: requires(permissions.updateProject, { project: "params.projectId" }),
       pathParams: z.object({ projectId: z.string(), groupId: z.coerce.number().int() }),
       body: c.noBody(),
       summary: "Remove a group from the project",

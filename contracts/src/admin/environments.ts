@@ -1,3 +1,4 @@
+import { permissions, requires } from "../route-access.js";
 import { c, errorResponses, routerOptions } from "../common.js";
 import {
   createEnvironmentBodySchema,
@@ -12,6 +13,7 @@ export const environmentsContract = c.router(
     list: {
       method: "GET",
       path: "/environments",
+      metadata: requires(permissions.read),
       summary: "List environments",
       description: "Every environment with its type, sort order, whether it is enabled and whether it is protected.",
       responses: { 200: environmentListSchema, ...errorResponses(401, 403) },
@@ -19,6 +21,7 @@ export const environmentsContract = c.router(
     get: {
       method: "GET",
       path: "/environments/:name",
+      metadata: requires(permissions.read),
       summary: "Get an environment",
       description: "One environment.",
       responses: { 200: environmentSchema, ...errorResponses(401, 403, 404) },
@@ -26,6 +29,7 @@ export const environmentsContract = c.router(
     listForProject: {
       method: "GET",
       path: "/environments/project/:projectId",
+      metadata: requires(permissions.read, { project: "params.projectId" }),
       summary: "List the environments of a project",
       description: "The environments enabled in a project, with the project's default strategy for each.",
       responses: { 200: environmentListSchema, ...errorResponses(401, 403, 404) },
@@ -36,7 +40,10 @@ export const environmentsContract = c.router(
       summary: "Create an environment",
       description:
         "Creates an environment. Its `type` (development, test, preproduction, production) drives the lifecycle stages and the health report.",
-      metadata: { requestExample: { name: "staging", type: "preproduction", sortOrder: 3, enabled: true } },
+      metadata: {
+        ...requires(permissions.createEnvironment),
+        requestExample: { name: "staging", type: "preproduction", sortOrder: 3, enabled: true },
+      },
       body: createEnvironmentBodySchema,
       responses: { 201: environmentSchema, ...errorResponses(400, 401, 403, 409, 413, 415) },
     },
@@ -45,7 +52,10 @@ export const environmentsContract = c.router(
       path: "/environments/update/:name",
       summary: "Change an environment's type or sort order",
       description: "Changes an environment's type or sort order; its name cannot change.",
-      metadata: { requestExample: { type: "production", sortOrder: 4 } },
+      metadata: {
+        ...requires(permissions.updateEnvironment, { environment: "params.name" }),
+        requestExample: { type: "production", sortOrder: 4 },
+      },
       body: updateEnvironmentBodySchema,
       responses: { 200: environmentSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
@@ -54,13 +64,14 @@ export const environmentsContract = c.router(
       path: "/environments/sort-order",
       summary: "Set the sort order of environments",
       description: "Sets the sort order of several environments at once: a map from name to position.",
-      metadata: { requestExample: { development: 1, staging: 2, production: 3 } },
+      metadata: { ...requires(permissions.updateEnvironment), requestExample: { development: 1, staging: 2, production: 3 } },
       body: environmentSortOrderBodySchema,
       responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
     delete: {
       method: "DELETE",
       path: "/environments/:name",
+      metadata: requires(permissions.deleteEnvironment, { environment: "params.name" }),
       summary: "Delete an environment no project has enabled",
       description: "Deletes an environment that no project has enabled; protected environments cannot be deleted.",
       body: c.noBody(),
@@ -69,6 +80,7 @@ export const environmentsContract = c.router(
     enable: {
       method: "POST",
       path: "/environments/:name/on",
+      metadata: requires(permissions.updateEnvironment, { environment: "params.name" }),
       summary: "Enable an environment",
       description: "Enables an environment: SDKs of it get flags again.",
       body: c.noBody(),
@@ -77,6 +89,7 @@ export const environmentsContract = c.router(
     disable: {
       method: "POST",
       path: "/environments/:name/off",
+      metadata: requires(permissions.updateEnvironment, { environment: "params.name" }),
       summary: "Disable an environment",
       description:
         "Disables an environment: projects created from now on do not get it. Flags already in it keep their configuration, and SDK tokens for it keep working.",

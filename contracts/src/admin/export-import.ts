@@ -1,3 +1,4 @@
+import { permissions, requires } from "../route-access.js";
 import { c, errorResponses, routerOptions } from "../common.js";
 import { exportQuerySchema, exportResultSchema, importTogglesSchema, importValidationSchema, type ExportResult } from "../schemas/index.js";
 
@@ -48,7 +49,10 @@ export const exportImportContract = c.router(
         "on/off state in `environment`, tags, the segments and context fields their strategies use, and their dependencies, in " +
         "Unleash's export format. Segments are exported by id and name; an import maps them by name.",
       body: exportQuerySchema,
-      metadata: { requestExample: { environment: "development", project: "default" } },
+      metadata: {
+        ...requires(permissions.read, { project: "body.project" }),
+        requestExample: { environment: "development", project: "default" },
+      },
       responses: { 200: exportResultSchema, ...errorResponses(400, 401, 403, 404, 415) },
     },
     validate: {
@@ -60,7 +64,10 @@ export const exportImportContract = c.router(
         "flags owned by another project, context fields whose legal values differ, missing dependency parents, naming pattern " +
         "or flag limit violations) and the `warnings` (flags to be overwritten, archived flags skipped). Nothing is written.",
       body: importTogglesSchema,
-      metadata: { requestExample: { project: "default", environment: "production", data: exampleExport } },
+      metadata: {
+        ...requires(permissions.createFeature, { project: "body.project" }),
+        requestExample: { project: "default", environment: "production", data: exampleExport },
+      },
       responses: { 200: importValidationSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
     import: {
@@ -73,7 +80,10 @@ export const exportImportContract = c.router(
         "`/validate` lists) answers 400 and writes nothing. In an environment with change requests enabled, the strategy, " +
         "variant and on/off changes go into a change request draft instead of being applied.",
       body: importTogglesSchema,
-      metadata: { requestExample: { project: "default", environment: "production", data: exampleExport } },
+      metadata: {
+        ...requires(permissions.createFeature, { project: "body.project" }),
+        requestExample: { project: "default", environment: "production", data: exampleExport },
+      },
       responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
   },

@@ -1,3 +1,4 @@
+import { permissions, requires } from "../route-access.js";
 import { c, errorResponses, routerOptions } from "../common.js";
 import {
   checkedStrategyFieldsSchema,
@@ -29,6 +30,7 @@ export const featuresContract = c.router(
     listTypes: {
       method: "GET",
       path: "/feature-types",
+      metadata: requires(permissions.read),
       summary: "List the flag types",
       description: "Each flag type with its expected lifetime in days, after which its flags count as potentially stale.",
       responses: { 200: featureTypeListSchema, ...errorResponses(401) },
@@ -36,6 +38,7 @@ export const featuresContract = c.router(
     listInProject: {
       method: "GET",
       path: "/projects/:projectId/features",
+      metadata: requires(permissions.read, { project: "params.projectId" }),
       summary: "List the live flags of a project",
       description: "The project's flags that are not archived, each with its environments, strategies, variants and tags.",
       responses: { 200: featureListSchema, ...errorResponses(401, 403, 404) },
@@ -46,13 +49,17 @@ export const featuresContract = c.router(
       summary: "Create a feature flag",
       description:
         "Creates a flag in the project, off in every environment. The name must be URL-friendly, unique across projects (archived flags included) and match the project's naming pattern; the project's flag limit applies.",
-      metadata: { requestExample: { name: "new-checkout", type: "release", description: "The one-page checkout", impressionData: false } },
+      metadata: {
+        ...requires(permissions.createFeature, { project: "params.projectId" }),
+        requestExample: { name: "new-checkout", type: "release", description: "The one-page checkout", impressionData: false },
+      },
       body: createFeatureBodySchema,
       responses: { 201: featureSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
     },
     get: {
       method: "GET",
       path: feature,
+      metadata: requires(permissions.read, { project: "params.projectId" }),
       summary: "Get a feature flag",
       description:
         "One flag with its environments (on/off, strategies, variants), dependencies, children, lifecycle stage, collaborators and tags.",
@@ -63,7 +70,10 @@ export const featuresContract = c.router(
       path: feature,
       summary: "Update a feature flag's metadata",
       description: "Changes the flag's description, type, stale mark or impression data; `archived: true` archives it.",
-      metadata: { requestExample: { description: "The one-page checkout", type: "release", stale: false, impressionData: true } },
+      metadata: {
+        ...requires(permissions.updateFeature, { project: "params.projectId" }),
+        requestExample: { description: "The one-page checkout", type: "release", stale: false, impressionData: true },
+      },
       body: updateFeatureBodySchema,
       responses: { 200: featureSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
@@ -72,13 +82,17 @@ export const featuresContract = c.router(
       path: feature,
       summary: "Apply a JSON patch to a feature",
       description: "Applies an RFC 6902 JSON patch to the flag's metadata (`/description`, `/type`, `/stale`, `/impressionData`).",
-      metadata: { requestExample: [{ op: "replace", path: "/description", value: "The one-page checkout" }] },
+      metadata: {
+        ...requires(permissions.updateFeature, { project: "params.projectId" }),
+        requestExample: [{ op: "replace", path: "/description", value: "The one-page checkout" }],
+      },
       body: jsonPatchSchema,
       responses: { 200: featureSchema, ...errorResponses(400, 401, 403, 404, 415) },
     },
     archive: {
       method: "DELETE",
       path: feature,
+      metadata: requires(permissions.deleteFeature, { project: "params.projectId" }),
       summary: "Archive a feature flag",
       description:
         "Archives the flag: SDKs stop receiving it, its dependencies are removed, and it can be revived or deleted for good from the archive.",
@@ -88,6 +102,7 @@ export const featuresContract = c.router(
     getEnvironment: {
       method: "GET",
       path: `${feature}/environments/:environment`,
+      metadata: requires(permissions.read, { project: "params.projectId", environment: "params.environment" }),
       summary: "A feature flag in one environment",
       description: "The flag in one environment: on/off, strategies and variants.",
       responses: { 200: featureEnvironmentSchema, ...errorResponses(401, 403, 404) },
@@ -95,6 +110,7 @@ export const featuresContract = c.router(
     enableInEnvironment: {
       method: "POST",
       path: `${feature}/environments/:environment/on`,
+      metadata: requires(permissions.updateFeatureEnvironment, { project: "params.projectId", environment: "params.environment" }),
       summary: "Enable a feature in an environment",
       description:
         "Turns the flag on in the environment. A flag without an active strategy gets the project's default strategy (or, with `shouldActivateDisabledStrategies`, its disabled strategies are turned on).",
@@ -105,6 +121,7 @@ export const featuresContract = c.router(
     disableInEnvironment: {
       method: "POST",
       path: `${feature}/environments/:environment/off`,
+      metadata: requires(permissions.updateFeatureEnvironment, { project: "params.projectId", environment: "params.environment" }),
       summary: "Disable a feature in an environment",
       description: "Turns the flag off in the environment; its strategies are kept.",
       body: c.noBody(),
@@ -113,6 +130,7 @@ export const featuresContract = c.router(
     listStrategies: {
       method: "GET",
       path: strategies,
+      metadata: requires(permissions.read, { project: "params.projectId", environment: "params.environment" }),
       summary: "The strategies of a flag in an environment",
       description: "The flag's strategies in the environment, in evaluation order.",
       responses: { 200: savedStrategyListSchema, ...errorResponses(401, 403, 404) },
@@ -124,6 +142,7 @@ export const featuresContract = c.router(
       description:
         "Adds a strategy (built-in or a defined custom one) with its parameters, constraints, segments and strategy variants. Constraint values are checked against the operator and the context field's legal values; percentages must be whole numbers 0 to 100.",
       metadata: {
+        ...requires(permissions.createFeatureStrategy, { project: "params.projectId", environment: "params.environment" }),
         requestExample: {
           name: "flexibleRollout",
           title: "Gold half",
@@ -142,6 +161,7 @@ export const featuresContract = c.router(
       summary: "Reorder the strategies of a flag in an environment",
       description: "Sets the evaluation order of the flag's strategies in the environment.",
       metadata: {
+        ...requires(permissions.updateFeatureStrategy, { project: "params.projectId", environment: "params.environment" }),
         requestExample: [
           { id: "3f6c1d2e-8a47-4b8e-9a3b-2d5f7c9e1a20", sortOrder: 0 },
           { id: "9b2e4f6a-1c3d-4e5f-8a7b-6c5d4e3f2a10", sortOrder: 1 },
@@ -153,6 +173,7 @@ export const featuresContract = c.router(
     getStrategy: {
       method: "GET",
       path: `${strategies}/:strategyId`,
+      metadata: requires(permissions.read, { project: "params.projectId", environment: "params.environment" }),
       summary: "One strategy",
       description: "One strategy of the flag in the environment.",
       responses: { 200: savedStrategySchema, ...errorResponses(401, 403, 404) },
@@ -163,6 +184,7 @@ export const featuresContract = c.router(
       summary: "Replace a strategy",
       description: "Replaces a strategy's fields, with the same checks as adding one.",
       metadata: {
+        ...requires(permissions.updateFeatureStrategy, { project: "params.projectId", environment: "params.environment" }),
         requestExample: {
           name: "flexibleRollout",
           parameters: { rollout: "75", stickiness: "userId", groupId: "new-checkout" },
@@ -177,13 +199,17 @@ export const featuresContract = c.router(
       path: `${strategies}/:strategyId`,
       summary: "Apply a JSON patch to a strategy",
       description: "Applies an RFC 6902 JSON patch to a strategy, then checks the result as a replacement would be.",
-      metadata: { requestExample: [{ op: "replace", path: "/parameters/rollout", value: "75" }] },
+      metadata: {
+        ...requires(permissions.updateFeatureStrategy, { project: "params.projectId", environment: "params.environment" }),
+        requestExample: [{ op: "replace", path: "/parameters/rollout", value: "75" }],
+      },
       body: jsonPatchSchema,
       responses: { 200: savedStrategySchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
     deleteStrategy: {
       method: "DELETE",
       path: `${strategies}/:strategyId`,
+      metadata: requires(permissions.deleteFeatureStrategy, { project: "params.projectId", environment: "params.environment" }),
       summary: "Remove a strategy",
       description: "Removes a strategy from the flag in the environment.",
       body: c.noBody(),
@@ -192,6 +218,7 @@ export const featuresContract = c.router(
     getEnvironmentVariants: {
       method: "GET",
       path: `${feature}/environments/:environment/variants`,
+      metadata: requires(permissions.read, { project: "params.projectId", environment: "params.environment" }),
       summary: "The variants of a flag in an environment",
       description: "The flag's variants in the environment, with weights spread to 1000.",
       responses: { 200: featureVariantsResponseSchema, ...errorResponses(401, 403, 404) },
@@ -204,6 +231,7 @@ export const featuresContract = c.router(
         "Replaces the flag's variants in the environment. `fix` weights are kept, the rest of 1000 is spread over the `variable` ones in the given order; names must be unique. " +
         "Accepted on every flag; stock Unleash 8.2.0 refuses environment variants (403, deprecated in favour of strategy variants) unless it runs with `UNLEASH_EXPERIMENTAL_ENABLE_LEGACY_VARIANTS=true`.",
       metadata: {
+        ...requires(permissions.updateFeatureEnvironmentVariants, { project: "params.projectId", environment: "params.environment" }),
         requestExample: [
           { name: "blue", weight: 500, weightType: "variable", stickiness: "userId", payload: { type: "json", value: '{"color":"blue"}' } },
           {
@@ -224,6 +252,7 @@ export const featuresContract = c.router(
       summary: "Apply a JSON patch to the variants of a flag in an environment",
       description: "Applies an RFC 6902 JSON patch to the variant list of the environment, then stores it as a replacement would be.",
       metadata: {
+        ...requires(permissions.updateFeatureEnvironmentVariants, { project: "params.projectId", environment: "params.environment" }),
         requestExample: [{ op: "add", path: "/-", value: { name: "red", weight: 0, weightType: "variable", stickiness: "default" } }],
       },
       body: jsonPatchSchema,
@@ -235,6 +264,7 @@ export const featuresContract = c.router(
       summary: "Replace the variants of a flag in several environments",
       description: "Replaces the flag's variants in each of the listed environments with the same list.",
       metadata: {
+        ...requires(permissions.updateFeatureEnvironmentVariants, { project: "params.projectId" }),
         requestExample: {
           variants: [{ name: "blue", weight: 1000, weightType: "variable", stickiness: "default" }],
           environments: ["development", "production"],
@@ -249,6 +279,7 @@ export const featuresContract = c.router(
       summary: "Replace the variants of a flag in several environments",
       description: "Same as the PUT: replaces the flag's variants in each of the listed environments.",
       metadata: {
+        ...requires(permissions.updateFeatureEnvironmentVariants, { project: "params.projectId" }),
         requestExample: {
           variants: [{ name: "blue", weight: 1000, weightType: "variable", stickiness: "default" }],
           environments: ["development"],
@@ -264,13 +295,17 @@ export const featuresContract = c.router(
       summary: "Copy a feature under a new name",
       description:
         "Copies the flag under a new name in the same project: metadata, strategies and variants in every environment (off everywhere). With `replaceGroupId`, rollout group ids become the new name so the copy samples users independently.",
-      metadata: { requestExample: { name: "new-checkout-v2", replaceGroupId: true } },
+      metadata: {
+        ...requires(permissions.createFeature, { project: "params.projectId" }),
+        requestExample: { name: "new-checkout-v2", replaceGroupId: true },
+      },
       body: cloneFeatureBodySchema,
       responses: { 201: featureSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
     },
     addFavorite: {
       method: "POST",
       path: `${feature}/favorites`,
+      metadata: requires(permissions.read, { project: "params.projectId" }),
       summary: "Mark a flag as a favorite of the caller",
       description: "Marks the flag as a favorite of the signed-in user; favorites sort first.",
       body: c.noBody(),
@@ -279,6 +314,7 @@ export const featuresContract = c.router(
     removeFavorite: {
       method: "DELETE",
       path: `${feature}/favorites`,
+      metadata: requires(permissions.read, { project: "params.projectId" }),
       summary: "Unmark a favorite flag",
       description: "Removes the flag from the user's favorites.",
       body: c.noBody(),
@@ -287,6 +323,7 @@ export const featuresContract = c.router(
     staleOn: {
       method: "POST",
       path: "/features/:featureName/stale/on",
+      metadata: requires(permissions.updateFeature, { project: "flag:params.featureName" }),
       summary: "Mark a flag stale",
       description: "Marks the flag stale: it still works, and shows as due for removal.",
       body: c.noBody(),
@@ -295,6 +332,7 @@ export const featuresContract = c.router(
     staleOff: {
       method: "POST",
       path: "/features/:featureName/stale/off",
+      metadata: requires(permissions.updateFeature, { project: "flag:params.featureName" }),
       summary: "Mark a flag not stale",
       description: "Removes the stale mark.",
       body: c.noBody(),
@@ -303,6 +341,7 @@ export const featuresContract = c.router(
     listAll: {
       method: "GET",
       path: "/features",
+      metadata: requires(permissions.read),
       summary: "Every live flag",
       description: "Every live flag of every project the caller can see (deprecated in Unleash in favour of the project lists).",
       responses: { 200: featureListSchema, ...errorResponses(401, 403) },
@@ -310,6 +349,7 @@ export const featuresContract = c.router(
     search: {
       method: "GET",
       path: "/search/features",
+      metadata: requires(permissions.read),
       summary: "Search flags",
       description:
         "Flags matching `query` (name or description), project, type, state and tags, with paging. `tag` takes `type:value` (several separated by commas: any of them), optionally after Unleash's operator: `INCLUDE_ALL_OF:`, `DO_NOT_INCLUDE:` (none of them), `EXCLUDE_ALL:` (not all of them), `INCLUDE:`/`INCLUDE_ANY_OF:` (any).",
@@ -322,13 +362,14 @@ export const featuresContract = c.router(
       summary: "Check that a flag name is valid and free",
       description:
         "Answers 200 when the name is URL-friendly and no flag (archived ones included) has it, and, with `projectId`, it matches the project's naming pattern; 409 or 400 otherwise.",
-      metadata: { requestExample: { name: "new-checkout", projectId: "default" } },
+      metadata: { ...requires(permissions.read), requestExample: { name: "new-checkout", projectId: "default" } },
       body: validateFeatureNameBodySchema,
       responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 409, 413, 415) },
     },
     listArchived: {
       method: "GET",
       path: "/archive/features",
+      metadata: requires(permissions.read),
       summary: "Archived flags",
       description: "Archived flags of every project.",
       responses: { 200: featureListSchema, ...errorResponses(401, 403) },
@@ -336,6 +377,7 @@ export const featuresContract = c.router(
     listArchivedInProject: {
       method: "GET",
       path: "/archive/features/:projectId",
+      metadata: requires(permissions.read, { project: "params.projectId" }),
       summary: "Archived flags of a project",
       description: "Archived flags of one project.",
       responses: { 200: featureListSchema, ...errorResponses(401, 403, 404) },
@@ -343,6 +385,7 @@ export const featuresContract = c.router(
     deleteArchived: {
       method: "DELETE",
       path: "/archive/:featureName",
+      metadata: requires(permissions.deleteFeature, { project: "flag:params.featureName" }),
       summary: "Delete an archived flag for good",
       description: "Deletes an archived flag with its tags for good; its name becomes free again.",
       body: c.noBody(),
@@ -351,6 +394,7 @@ export const featuresContract = c.router(
     reviveArchived: {
       method: "POST",
       path: "/archive/revive/:featureName",
+      metadata: requires(permissions.updateFeature, { project: "flag:params.featureName" }),
       summary: "Revive an archived flag",
       description: "Brings an archived flag back, off in every environment, with its strategies.",
       body: c.noBody(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { permissions, requires } from "../route-access.js";
 import { c, errorResponses, routerOptions } from "../common.js";
 import { groupInputSchema, groupListSchema, groupSchema } from "../schemas/index.js";
 
@@ -11,6 +12,7 @@ export const groupsContract = c.router(
     list: {
       method: "GET",
       path: "/groups",
+      metadata: requires(permissions.admin),
       summary: "List groups",
       description: "Every group with its members, root role and the identity provider groups mapped to it.",
       responses: { 200: groupListSchema, ...errorResponses(401, 403) },
@@ -21,13 +23,14 @@ export const groupsContract = c.router(
       summary: "Create a group",
       description:
         "Creates a group. Members hold at least its root role, and the project roles given to it in a project's access. With SAML or OIDC group syncing, a user who signs in is a member exactly while the identity provider reports one of the `mappingsSSO` groups.",
-      metadata: { requestExample: example },
+      metadata: { ...requires(permissions.admin), requestExample: example },
       body: groupInputSchema,
       responses: { 201: groupSchema, ...errorResponses(400, 401, 403, 409, 413, 415) },
     },
     get: {
       method: "GET",
       path: "/groups/:groupId",
+      metadata: requires(permissions.admin),
       pathParams: groupParams,
       summary: "Read a group",
       description: "A group with its members.",
@@ -39,13 +42,14 @@ export const groupsContract = c.router(
       pathParams: groupParams,
       summary: "Replace a group",
       description: "Replaces the group's name, description, SSO mappings, root role and members.",
-      metadata: { requestExample: example },
+      metadata: { ...requires(permissions.admin), requestExample: example },
       body: groupInputSchema,
       responses: { 200: groupSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
     },
     delete: {
       method: "DELETE",
       path: "/groups/:groupId",
+      metadata: requires(permissions.admin),
       pathParams: groupParams,
       body: c.noBody(),
       summary: "Delete a group",

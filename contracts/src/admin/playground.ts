@@ -1,3 +1,4 @@
+import { permissions, requires } from "../route-access.js";
 import { c, errorResponses, routerOptions } from "../common.js";
 import { playgroundRequestSchema, playgroundResponseSchema } from "../schemas/index.js";
 
@@ -13,6 +14,7 @@ export const playgroundContract = c.router(
         "holds. `isEnabled` and `variant` are what an SDK answers for that context. An unknown environment is refused.",
       body: playgroundRequestSchema,
       metadata: {
+        ...requires(permissions.read),
         requestExample: {
           environment: "development",
           projects: "*",

@@ -1,3 +1,4 @@
+import { permissions, requires } from "../route-access.js";
 import { c, errorResponses, routerOptions } from "../common.js";
 import {
   addProjectEnvironmentBodySchema,
@@ -23,6 +24,7 @@ export const projectsContract = c.router(
     list: {
       method: "GET",
       path: "/projects",
+      metadata: requires(permissions.read),
       summary: "List projects",
       description: "Every project the caller can see, with flag and member counts, health and whether it is a favorite.",
       responses: { 200: projectListSchema, ...errorResponses(401, 403) },
@@ -34,6 +36,7 @@ export const projectsContract = c.router(
       description:
         "Creates a project with its collaboration mode (open, protected, private), default stickiness, flag limit, naming pattern and environments (every enabled one unless listed).",
       metadata: {
+        ...requires(permissions.createProject),
         requestExample: {
           id: "checkout",
           name: "Checkout",
@@ -51,6 +54,7 @@ export const projectsContract = c.router(
     getOverview: {
       method: "GET",
       path: project,
+      metadata: requires(permissions.read, { project: "params.projectId" }),
       summary: "Project overview",
       description:
         "The project with its settings, environments, live flags, health and activity statistics (Unleash's deprecated overview).",
@@ -63,6 +67,7 @@ export const projectsContract = c.router(
       summary: "Update a project's settings",
       description: "Changes the project's name, description, mode, default stickiness, flag limit and naming pattern.",
       metadata: {
+        ...requires(permissions.updateProject, { project: "params.projectId" }),
         requestExample: {
           name: "Checkout",
           description: "The checkout team",
@@ -77,6 +82,7 @@ export const projectsContract = c.router(
     delete: {
       method: "DELETE",
       path: project,
+      metadata: requires(permissions.deleteProject, { project: "params.projectId" }),
       summary: "Delete a project without live flags",
       description: "Deletes a project that has no live flags; its archived flags go with it. The default project cannot be deleted.",
       body: c.noBody(),
@@ -85,6 +91,7 @@ export const projectsContract = c.router(
     getSummary: {
       method: "GET",
       path: `${project}/overview`,
+      metadata: requires(permissions.read, { project: "params.projectId" }),
       summary: "Project overview without its flags",
       description:
         "The project's settings, environments, health (and technical debt), activity statistics and how many live flags of each type it holds: what a screen about the project needs, without reading every flag.",
@@ -93,6 +100,7 @@ export const projectsContract = c.router(
     getHealthReport: {
       method: "GET",
       path: `${project}/health-report`,
+      metadata: requires(permissions.read, { project: "params.projectId" }),
       summary: "Project health report",
       description:
         "The project's health: the share of flags that are neither stale nor past their expected lifetime, with the counts behind it.",
@@ -104,6 +112,7 @@ export const projectsContract = c.router(
       summary: "Enable an environment in a project",
       description: "Enables an environment in the project, optionally with a default strategy and with change requests required.",
       metadata: {
+        ...requires(permissions.updateProject, { project: "params.projectId" }),
         requestExample: {
           environment: "staging",
           changeRequestsEnabled: false,
@@ -116,6 +125,7 @@ export const projectsContract = c.router(
     removeEnvironment: {
       method: "DELETE",
       path: `${project}/environments/:environment`,
+      metadata: requires(permissions.updateProject, { project: "params.projectId" }),
       summary: "Remove an environment from a project",
       description:
         "Disables an environment in the project; the flags' settings there are kept for when it comes back. A project keeps at least one environment.",
@@ -125,6 +135,7 @@ export const projectsContract = c.router(
     getDefaultStrategy: {
       method: "GET",
       path: `${project}/environments/:environment/default-strategy`,
+      metadata: requires(permissions.read, { project: "params.projectId", environment: "params.environment" }),
       summary: "The strategy flags get when enabled in this environment without one",
       description: "The strategy flags of the project get when they are turned on in this environment without an active strategy.",
       responses: { 200: strategyFieldsSchema, ...errorResponses(401, 403, 404) },
@@ -135,6 +146,7 @@ export const projectsContract = c.router(
       summary: "Set the default strategy of a project environment",
       description: "Sets the default strategy of the project environment (checked as a flag strategy is).",
       metadata: {
+        ...requires(permissions.updateProject, { project: "params.projectId", environment: "params.environment" }),
         requestExample: { name: "flexibleRollout", parameters: { rollout: "100", stickiness: "default", groupId: "" }, constraints: [] },
       },
       body: checkedStrategyFieldsSchema,
@@ -146,6 +158,7 @@ export const projectsContract = c.router(
       summary: "Set the default strategy of a project environment",
       description: "Same as the POST: sets the default strategy of the project environment.",
       metadata: {
+        ...requires(permissions.updateProject, { project: "params.projectId", environment: "params.environment" }),
         requestExample: { name: "flexibleRollout", parameters: { rollout: "50", stickiness: "userId", groupId: "" }, constraints: [] },
       },
       body: checkedStrategyFieldsSchema,
@@ -156,7 +169,10 @@ export const projectsContract = c.router(
       path: `${project}/archive`,
       summary: "Archive flags of a project",
       description: "Archives several flags of the project at once, removing the dependencies that touch them.",
-      metadata: { requestExample: { features: ["old-banner", "old-checkout"] } },
+      metadata: {
+        ...requires(permissions.deleteFeature, { project: "params.projectId" }),
+        requestExample: { features: ["old-banner", "old-checkout"] },
+      },
       body: batchFeaturesBodySchema,
       responses: { 202: c.noBody(), ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
@@ -165,7 +181,7 @@ export const projectsContract = c.router(
       path: `${project}/delete`,
       summary: "Delete archived flags of a project",
       description: "Deletes several archived flags of the project for good.",
-      metadata: { requestExample: { features: ["old-banner"] } },
+      metadata: { ...requires(permissions.deleteFeature, { project: "params.projectId" }), requestExample: { features: ["old-banner"] } },
       body: batchFeaturesBodySchema,
       responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
@@ -174,13 +190,14 @@ export const projectsContract = c.router(
       path: `${project}/revive`,
       summary: "Revive archived flags of a project",
       description: "Revives several archived flags of the project, off in every environment.",
-      metadata: { requestExample: { features: ["old-checkout"] } },
+      metadata: { ...requires(permissions.updateFeature, { project: "params.projectId" }), requestExample: { features: ["old-checkout"] } },
       body: batchFeaturesBodySchema,
       responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
     addFavorite: {
       method: "POST",
       path: `${project}/favorites`,
+      metadata: requires(permissions.read, { project: "params.projectId" }),
       summary: "Mark a project as a favorite of the caller",
       description: "Marks the project as a favorite of the signed-in user.",
       body: c.noBody(),
@@ -189,6 +206,7 @@ export const projectsContract = c.router(
     removeFavorite: {
       method: "DELETE",
       path: `${project}/favorites`,
+      metadata: requires(permissions.read, { project: "params.projectId" }),
       summary: "Unmark a favorite project",
       description: "Removes the project from the user's favorites.",
       body: c.noBody(),
@@ -199,7 +217,10 @@ export const projectsContract = c.router(
       path: `${project}/stale`,
       summary: "Mark flags of a project stale or not stale",
       description: "Marks several flags of the project stale (or not, with `stale: false`).",
-      metadata: { requestExample: { features: ["old-banner", "old-checkout"], stale: true } },
+      metadata: {
+        ...requires(permissions.updateFeature, { project: "params.projectId" }),
+        requestExample: { features: ["old-banner", "old-checkout"], stale: true },
+      },
       body: batchStaleBodySchema,
       responses: { 202: c.noBody(), ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
@@ -209,7 +230,7 @@ export const projectsContract = c.router(
       summary: "Check which dependencies archiving these features would break",
       description:
         "Before archiving these flags: which of them are parents of flags that stay, and whether any dependency would be deleted.",
-      metadata: { requestExample: { features: ["new-checkout"] } },
+      metadata: { ...requires(permissions.deleteFeature, { project: "params.projectId" }), requestExample: { features: ["new-checkout"] } },
       body: validateArchiveBodySchema,
       responses: { 200: validateArchiveResponseSchema, ...errorResponses(400, 401, 403, 415) },
     },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { permissions, requires } from "../route-access.js";
 import { c, errorResponses, locationHeader, routerOptions } from "../common.js";
 import {
   segmentIdParamsSchema,
@@ -14,6 +15,7 @@ export const segmentsContract = c.router(
     list: {
       method: "GET",
       path: "/segments",
+      metadata: requires(permissions.read),
       summary: "List segments",
       description: "Every segment with its constraints and how many flags and projects use it.",
       responses: { 200: segmentListSchema, ...errorResponses(401, 403) },
@@ -26,6 +28,7 @@ export const segmentsContract = c.router(
         "Creates a reusable list of constraints that strategies can include by id. A segment with a `project` can only be used in that project; UNLEASH_SEGMENT_VALUES_LIMIT caps its constraint values.",
       body: segmentUpsertSchema,
       metadata: {
+        ...requires(permissions.createSegment, { project: "body.project" }),
         ...locationHeader,
         requestExample: {
           name: "beta-testers",
@@ -41,13 +44,14 @@ export const segmentsContract = c.router(
       path: "/segments/validate",
       summary: "Check that a segment name is free",
       description: "Answers 204 when no segment has this name yet, 409 otherwise.",
-      metadata: { requestExample: { name: "beta-testers" } },
+      metadata: { ...requires(permissions.createSegment), requestExample: { name: "beta-testers" } },
       body: segmentNameBodySchema,
       responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 409, 415) },
     },
     get: {
       method: "GET",
       path: "/segments/:id",
+      metadata: requires(permissions.read),
       summary: "Get a segment",
       description: "One segment with its constraints.",
       pathParams: segmentIdParamsSchema,
@@ -61,6 +65,7 @@ export const segmentsContract = c.router(
       description:
         "Replaces a segment's name, description, project and constraints; every strategy using it evaluates with the new constraints. Moving it into a project is refused while flags of other projects use it.",
       metadata: {
+        ...requires(permissions.updateSegment, { project: "body.project" }),
         requestExample: {
           name: "beta-testers",
           description: "Users in the beta programme",
@@ -75,6 +80,7 @@ export const segmentsContract = c.router(
     delete: {
       method: "DELETE",
       path: "/segments/:id",
+      metadata: requires(permissions.deleteSegment),
       summary: "Delete a segment",
       description: "Deletes a segment that no strategy (of live or archived flags, or proposed in a change request) uses.",
       pathParams: segmentIdParamsSchema,
@@ -84,6 +90,7 @@ export const segmentsContract = c.router(
     strategies: {
       method: "GET",
       path: "/segments/:id/strategies",
+      metadata: requires(permissions.read),
       summary: "List the strategies that use a segment",
       description:
         "The strategies that use the segment, with their flag, project and environment, including strategies proposed in open change requests.",
@@ -94,6 +101,7 @@ export const segmentsContract = c.router(
     listForProject: {
       method: "GET",
       path: "/projects/:projectId/segments",
+      metadata: requires(permissions.read, { project: "params.projectId" }),
       summary: "List the segments available in a project",
       description: "The segments a strategy of this project may use: the global ones and the project's own.",
       pathParams: z.object({ projectId: z.string() }),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { permissions, requires } from "../route-access.js";
 import { c, errorResponses, routerOptions } from "../common.js";
 import {
   createSignalEndpointSchema,
@@ -26,6 +27,7 @@ export const signalEndpointsContract = c.router(
     list: {
       method: "GET",
       path: "/signal-endpoints",
+      metadata: requires(permissions.admin),
       summary: "List signal endpoints with their tokens (no secrets)",
       description: "Every signal endpoint with its description, whether it is enabled, and its tokens by name; secrets are never listed.",
       responses: { 200: signalEndpointListSchema, ...errorResponses(401, 403) },
@@ -36,7 +38,10 @@ export const signalEndpointsContract = c.router(
       summary: "Create a signal endpoint",
       description:
         "Creates a signal endpoint: external systems POST JSON to `/api/signal-endpoint/<name>` with one of its tokens, and action sets react to what they send.",
-      metadata: { requestExample: { name: "pagerduty-alerts", description: "Alerts from PagerDuty", enabled: true } },
+      metadata: {
+        ...requires(permissions.admin),
+        requestExample: { name: "pagerduty-alerts", description: "Alerts from PagerDuty", enabled: true },
+      },
       body: createSignalEndpointSchema,
       responses: { 201: signalEndpointSchema, ...errorResponses(400, 401, 403, 409, 413, 415) },
     },
@@ -45,7 +50,7 @@ export const signalEndpointsContract = c.router(
       path: "/signal-endpoints/:id",
       summary: "Update a signal endpoint",
       description: "Renames a signal endpoint, changes its description or turns it on or off.",
-      metadata: { requestExample: { description: "Alerts from PagerDuty and Grafana", enabled: true } },
+      metadata: { ...requires(permissions.admin), requestExample: { description: "Alerts from PagerDuty and Grafana", enabled: true } },
       pathParams: endpointIdParams,
       body: updateSignalEndpointSchema,
       responses: { 200: signalEndpointSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
@@ -53,6 +58,7 @@ export const signalEndpointsContract = c.router(
     delete: {
       method: "DELETE",
       path: "/signal-endpoints/:id",
+      metadata: requires(permissions.admin),
       summary: "Delete a signal endpoint and its tokens",
       description: "Deletes a signal endpoint with its tokens and received signals.",
       pathParams: endpointIdParams,
@@ -62,6 +68,7 @@ export const signalEndpointsContract = c.router(
     enable: {
       method: "POST",
       path: "/signal-endpoints/:id/on",
+      metadata: requires(permissions.admin),
       summary: "Enable a signal endpoint",
       description: "Turns a signal endpoint on: it accepts signals again.",
       pathParams: endpointIdParams,
@@ -71,6 +78,7 @@ export const signalEndpointsContract = c.router(
     disable: {
       method: "POST",
       path: "/signal-endpoints/:id/off",
+      metadata: requires(permissions.admin),
       summary: "Disable a signal endpoint (it then answers 404)",
       description:
         "Turns a signal endpoint off: senders get 404 as if it did not exist, and its action sets see nothing until it is turned on again.",
@@ -81,6 +89,7 @@ export const signalEndpointsContract = c.router(
     listTokens: {
       method: "GET",
       path: "/signal-endpoints/:id/tokens",
+      metadata: requires(permissions.admin),
       summary: "List a signal endpoint's tokens (no secrets)",
       description: "The endpoint's tokens by name and creation date; secrets are only shown when created.",
       pathParams: endpointIdParams,
@@ -95,7 +104,7 @@ export const signalEndpointsContract = c.router(
       summary: "Create a token for a signal endpoint; the secret is shown once",
       description:
         "Creates a token for the endpoint; the answer is the only time its secret is shown. Senders pass it as `Authorization: Bearer <secret>`.",
-      metadata: { requestExample: { name: "pagerduty" } },
+      metadata: { ...requires(permissions.admin), requestExample: { name: "pagerduty" } },
       pathParams: endpointIdParams,
       body: signalEndpointTokenBodySchema,
       responses: { 201: signalEndpointTokenWithSecretSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
@@ -105,7 +114,7 @@ export const signalEndpointsContract = c.router(
       path: "/signal-endpoints/:signalEndpointId/tokens/:id",
       summary: "Rename a signal endpoint token",
       description: "Renames a token of the endpoint.",
-      metadata: { requestExample: { name: "pagerduty-eu" } },
+      metadata: { ...requires(permissions.admin), requestExample: { name: "pagerduty-eu" } },
       pathParams: tokenParams,
       body: signalEndpointTokenBodySchema,
       responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404, 413, 415) },
@@ -113,6 +122,7 @@ export const signalEndpointsContract = c.router(
     deleteToken: {
       method: "DELETE",
       path: "/signal-endpoints/:signalEndpointId/tokens/:id",
+      metadata: requires(permissions.admin),
       summary: "Delete a signal endpoint token",
       description: "Deletes a token: signals sent with it are refused from then on.",
       pathParams: tokenParams,
@@ -122,6 +132,7 @@ export const signalEndpointsContract = c.router(
     listSignals: {
       method: "GET",
       path: "/signal-endpoints/:id/signals",
+      metadata: requires(permissions.admin),
       summary: "Signals received by a signal endpoint, newest first",
       description: "The signals the endpoint received (payload, source IP, token name), newest first.",
       pathParams: endpointIdParams,

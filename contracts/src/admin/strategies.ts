@@ -1,3 +1,4 @@
+import { permissions, requires } from "../route-access.js";
 import { c, errorResponses, locationHeader, routerOptions } from "../common.js";
 import { strategyDefinitionSchema, strategyListSchema, upsertStrategyDefinitionSchema } from "../schemas/index.js";
 
@@ -6,6 +7,7 @@ export const strategiesContract = c.router(
     list: {
       method: "GET",
       path: "/strategies",
+      metadata: requires(permissions.read),
       summary: "List strategy definitions",
       description:
         "The strategy definitions: the built-in ones (default, flexibleRollout, userWithId, remoteAddress, applicationHostname and the older gradual rollouts) and custom ones with their parameters.",
@@ -14,6 +16,7 @@ export const strategiesContract = c.router(
     get: {
       method: "GET",
       path: "/strategies/:name",
+      metadata: requires(permissions.read),
       summary: "Get a strategy definition",
       description: "One strategy definition with its parameters.",
       responses: { 200: strategyDefinitionSchema, ...errorResponses(401, 404) },
@@ -26,6 +29,7 @@ export const strategiesContract = c.router(
         "Defines a custom strategy type and its parameters; SDKs evaluate it with the strategy implementation the application registers under this name.",
       body: upsertStrategyDefinitionSchema,
       metadata: {
+        ...requires(permissions.createStrategy),
         ...locationHeader,
         requestExample: {
           name: "tenantRollout",
@@ -42,6 +46,7 @@ export const strategiesContract = c.router(
       summary: "Update a custom strategy definition",
       description: "Replaces a custom strategy's description and parameters; built-in strategies cannot be changed.",
       metadata: {
+        ...requires(permissions.updateStrategy),
         requestExample: {
           name: "tenantRollout",
           description: "Rollout by tenant id or region",
@@ -57,6 +62,7 @@ export const strategiesContract = c.router(
     deprecate: {
       method: "POST",
       path: "/strategies/:name/deprecate",
+      metadata: requires(permissions.updateStrategy),
       summary: "Deprecate a custom strategy",
       description: "Deprecates a custom strategy: existing uses keep working, new ones are discouraged.",
       body: c.noBody(),
@@ -65,6 +71,7 @@ export const strategiesContract = c.router(
     reactivate: {
       method: "POST",
       path: "/strategies/:name/reactivate",
+      metadata: requires(permissions.updateStrategy),
       summary: "Reactivate a deprecated custom strategy",
       description: "Takes the deprecation back.",
       body: c.noBody(),
@@ -74,6 +81,7 @@ export const strategiesContract = c.router(
     delete: {
       method: "DELETE",
       path: "/strategies/:name",
+      metadata: requires(permissions.deleteStrategy),
       summary: "Delete an unused custom strategy",
       description: "Deletes a custom strategy no flag uses.",
       body: c.noBody(),

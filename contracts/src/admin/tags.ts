@@ -1,3 +1,4 @@
+import { permissions, requires } from "../route-access.js";
 import { c, errorResponses, locationHeader, routerOptions } from "../common.js";
 import {
   createTagBodySchema,
@@ -22,12 +23,13 @@ export const tagsContract = c.router(
       summary: "Create a tag",
       description: "Creates a tag (a type and a value, 2 to 50 characters) without putting it on a flag.",
       body: createTagBodySchema,
-      metadata: { ...locationHeader, requestExample: { type: "simple", value: "checkout" } },
+      metadata: { ...requires(permissions.updateFeature), ...locationHeader, requestExample: { type: "simple", value: "checkout" } },
       responses: { 201: createTagResponseSchema, ...errorResponses(400, 401, 403, 409, 415) },
     },
     list: {
       method: "GET",
       path: "/tags",
+      metadata: requires(permissions.read),
       summary: "List tags",
       description: "Every tag of every type.",
       responses: { 200: tagListSchema, ...errorResponses(401, 403) },
@@ -35,6 +37,7 @@ export const tagsContract = c.router(
     listByType: {
       method: "GET",
       path: "/tags/:type",
+      metadata: requires(permissions.read),
       summary: "List the tags of a type",
       description: "The tags of one type.",
       responses: { 200: tagListSchema, ...errorResponses(401, 403, 404) },
@@ -42,6 +45,7 @@ export const tagsContract = c.router(
     get: {
       method: "GET",
       path: "/tags/:type/:value",
+      metadata: requires(permissions.read),
       summary: "Get a tag",
       description: "One tag.",
       responses: { 200: createTagResponseSchema, ...errorResponses(401, 403, 404) },
@@ -49,6 +53,7 @@ export const tagsContract = c.router(
     delete: {
       method: "DELETE",
       path: "/tags/:type/:value",
+      metadata: requires(permissions.updateFeature),
       summary: "Delete a tag and remove it from every feature",
       description: "Deletes a tag and takes it off every flag.",
       body: c.noBody(),
@@ -57,6 +62,7 @@ export const tagsContract = c.router(
     listTypes: {
       method: "GET",
       path: "/tag-types",
+      metadata: requires(permissions.read),
       summary: "List tag types",
       description: "The tag types; `simple` exists in every installation.",
       responses: { 200: tagTypeListSchema, ...errorResponses(401, 403) },
@@ -67,7 +73,11 @@ export const tagsContract = c.router(
       summary: "Create a tag type",
       description: "Creates a tag type (a URL-friendly name, a description, an icon and a color).",
       body: createTagTypeBodySchema,
-      metadata: { ...locationHeader, requestExample: { name: "team", description: "The owning team", icon: "groups", color: "#00897b" } },
+      metadata: {
+        ...requires(permissions.createTagType),
+        ...locationHeader,
+        requestExample: { name: "team", description: "The owning team", icon: "groups", color: "#00897b" },
+      },
       responses: { 201: tagTypeSchema, ...errorResponses(400, 401, 403, 409, 415) },
     },
     validateType: {
@@ -75,13 +85,14 @@ export const tagsContract = c.router(
       path: "/tag-types/validate",
       summary: "Check that a tag type name is free",
       description: "Answers 200 when no tag type has this name yet, 409 otherwise.",
-      metadata: { requestExample: { name: "team" } },
+      metadata: { ...requires(permissions.createTagType), requestExample: { name: "team" } },
       body: tagNameBodySchema,
       responses: { 200: validTagTypeSchema, ...errorResponses(400, 401, 403, 409, 415) },
     },
     getType: {
       method: "GET",
       path: "/tag-types/:name",
+      metadata: requires(permissions.read),
       summary: "Get a tag type",
       description: "One tag type.",
       responses: { 200: tagTypeResponseSchema, ...errorResponses(401, 403, 404) },
@@ -91,13 +102,17 @@ export const tagsContract = c.router(
       path: "/tag-types/:name",
       summary: "Update a tag type's description and icon",
       description: "Changes a tag type's description, icon or color; its name cannot change.",
-      metadata: { requestExample: { description: "The team that owns the flag", icon: "groups", color: "#00897b" } },
+      metadata: {
+        ...requires(permissions.updateTagType),
+        requestExample: { description: "The team that owns the flag", icon: "groups", color: "#00897b" },
+      },
       body: updateTagTypeBodySchema,
       responses: { 200: c.noBody(), ...errorResponses(400, 401, 403, 404, 415) },
     },
     deleteType: {
       method: "DELETE",
       path: "/tag-types/:name",
+      metadata: requires(permissions.deleteTagType),
       summary: "Delete a tag type and its tags",
       description: "Deletes a tag type with all its tags, taking them off every flag.",
       body: c.noBody(),
@@ -106,6 +121,7 @@ export const tagsContract = c.router(
     listFeatureTags: {
       method: "GET",
       path: "/features/:featureName/tags",
+      metadata: requires(permissions.read),
       summary: "List a feature's tags",
       description: "The tags on a flag.",
       responses: { 200: tagListSchema, ...errorResponses(401, 403, 404) },
@@ -115,7 +131,10 @@ export const tagsContract = c.router(
       path: "/features/:featureName/tags",
       summary: "Tag a feature (creates the tag if needed)",
       description: "Puts a tag on a flag, creating the tag if it does not exist; the type must exist. Tagging twice changes nothing.",
-      metadata: { requestExample: { type: "team", value: "checkout" } },
+      metadata: {
+        ...requires(permissions.updateFeature, { project: "flag:params.featureName" }),
+        requestExample: { type: "team", value: "checkout" },
+      },
       body: tagSchema,
       responses: { 201: tagSchema, ...errorResponses(400, 401, 403, 404, 415) },
     },
@@ -125,6 +144,7 @@ export const tagsContract = c.router(
       summary: "Add and remove several tags of a feature",
       description: "Adds and removes several tags of a flag in one change.",
       metadata: {
+        ...requires(permissions.updateFeature, { project: "flag:params.featureName" }),
         requestExample: { addedTags: [{ type: "team", value: "payments" }], removedTags: [{ type: "team", value: "checkout" }] },
       },
       body: updateFeatureTagsBodySchema,
@@ -133,6 +153,7 @@ export const tagsContract = c.router(
     removeFeatureTag: {
       method: "DELETE",
       path: "/features/:featureName/tags/:type/:value",
+      metadata: requires(permissions.updateFeature, { project: "flag:params.featureName" }),
       summary: "Remove a tag from a feature",
       description: "Takes a tag off a flag; the tag itself remains.",
       body: c.noBody(),

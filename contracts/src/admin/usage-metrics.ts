@@ -1,3 +1,4 @@
+import { permissions, requires } from "../route-access.js";
 import { c, errorResponses, routerOptions } from "../common.js";
 import { featureMetricsQuerySchema, featureMetricsSchema, featureUsageSchema } from "../schemas/index.js";
 
@@ -7,6 +8,7 @@ export const usageMetricsContract = c.router(
     summary: {
       method: "GET",
       path: "/client-metrics/features/:name",
+      metadata: requires(permissions.read),
       summary: "Last hour of usage and the applications that reported the flag",
       description:
         "Evaluations reported by SDKs during the last hour, summed per environment: `yes` (enabled), `no` (disabled), " +
@@ -16,6 +18,7 @@ export const usageMetricsContract = c.router(
     raw: {
       method: "GET",
       path: "/client-metrics/features/:name/raw",
+      metadata: requires(permissions.read),
       summary: "Usage per hour, environment and application",
       description:
         "The stored counts for the last `hoursBack` hours (default 24, at most 48): one entry per hour, environment and " +

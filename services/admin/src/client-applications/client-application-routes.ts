@@ -1,8 +1,7 @@
 import express, { type Router } from "express";
 import { adminContract } from "@vexil/contracts";
-import { mountContract } from "@vexil/http";
 import type { AccessService } from "../access/access-service.js";
-import { permissions } from "../access/permissions.js";
+import { mountGuardedContract } from "../access/guarded-contract.js";
 import type { ClientApplicationService } from "./client-application-service.js";
 
 export function clientApplicationRoutes({
@@ -13,25 +12,26 @@ export function clientApplicationRoutes({
   access: AccessService;
 }): Router {
   const router = express.Router();
-  mountContract(router, adminContract.applications, {
-    list: async ({ query, req }) => {
-      access.assert(req, permissions.read);
-      return { status: 200, body: await applications.list(query) };
+  mountGuardedContract(
+    router,
+    adminContract.applications,
+    { access },
+    {
+      list: async ({ query }) => {
+        return { status: 200, body: await applications.list(query) };
+      },
+      get: async ({ params }) => {
+        return { status: 200, body: await applications.get(params.appName) };
+      },
+      update: async ({ params, body, actor }) => {
+        await applications.update(params.appName, body, actor);
+        return { status: 202, body: undefined };
+      },
+      delete: async ({ params }) => {
+        await applications.delete(params.appName);
+        return { status: 200, body: undefined };
+      },
     },
-    get: async ({ params, req }) => {
-      access.assert(req, permissions.read);
-      return { status: 200, body: await applications.get(params.appName) };
-    },
-    update: async ({ params, body, req }) => {
-      const actor = access.assert(req, permissions.updateApplication);
-      await applications.update(params.appName, body, actor);
-      return { status: 202, body: undefined };
-    },
-    delete: async ({ params, req }) => {
-      access.assert(req, permissions.updateApplication);
-      await applications.delete(params.appName);
-      return { status: 200, body: undefined };
-    },
-  });
+  );
   return router;
 }

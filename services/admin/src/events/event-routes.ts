@@ -1,8 +1,7 @@
 import express, { type Router } from "express";
 import { adminContract } from "@vexil/contracts";
-import { mountContract } from "@vexil/http";
 import type { AccessService } from "../access/access-service.js";
-import { permissions } from "../access/permissions.js";
+import { mountGuardedContract } from "../access/guarded-contract.js";
 import type { EventDocument, EventStore } from "./event-store.js";
 
 /** The event log as the admin API shows it: Unleash's fields, the integer id, newest first. */
@@ -40,12 +39,12 @@ export function eventRoutes({
   const router = express.Router();
   const { list, forFeature, search } = adminContract.events;
   // The stream is served by event-stream.ts.
-  mountContract(
+  mountGuardedContract(
     router,
     { list, forFeature, search },
+    { access },
     {
       list: async ({ query, req }) => {
-        access.assert(req, permissions.read);
         const page = await events.list({
           hiddenProjects: await hiddenProjects(req),
           project: query.project,
@@ -56,7 +55,6 @@ export function eventRoutes({
         return { status: 200, body: { version: 1 as const, events: page.events.map(toEventEntry), totalEvents: page.total } };
       },
       forFeature: async ({ params, query, req }) => {
-        access.assert(req, permissions.read);
         const page = await events.list({
           hiddenProjects: await hiddenProjects(req),
           featureName: params.featureName,
@@ -74,7 +72,6 @@ export function eventRoutes({
         };
       },
       search: async ({ query, req }) => {
-        access.assert(req, permissions.read);
         const page = await events.list({
           hiddenProjects: await hiddenProjects(req),
           project: query.project,

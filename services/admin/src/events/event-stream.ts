@@ -3,7 +3,6 @@ import { adminContract, eventStreamQuerySchema } from "@vexil/contracts";
 import { NotFoundError, ValidationError } from "@vexil/errors";
 import { openEventStream } from "@vexil/http";
 import type { AccessService } from "../access/access-service.js";
-import { permissions } from "../access/permissions.js";
 import { toEventEntry } from "./event-routes.js";
 import type { EventDocument } from "./event-store.js";
 
@@ -193,7 +192,8 @@ export function eventStreamRoutes({
         throw new ValidationError(`Invalid ${details[0]?.path}: ${details[0]?.message}`, details);
       }
       const { project } = query.data;
-      access.assert(req, permissions.read, { project });
+      // A stream is served outside ts-rest: its declared permission is checked here.
+      access.assert(req, adminContract.events.stream.metadata.access.permission, { project });
       if (project !== undefined) {
         await projects.get(project);
         // A private project is hidden from non-members as if it did not exist.

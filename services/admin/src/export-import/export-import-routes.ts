@@ -1,7 +1,7 @@
 import express, { type Request, type Router } from "express";
 import { adminContract } from "@vexil/contracts";
-import { mountContract } from "@vexil/http";
 import type { AccessService } from "../access/access-service.js";
+import { mountGuardedContract } from "../access/guarded-contract.js";
 import { permissions } from "../access/permissions.js";
 import type { ExportService } from "./export-service.js";
 import type { ImportService } from "./import-service.js";
@@ -28,26 +28,29 @@ export function exportImportRoutes({
   privacy: ProjectPrivacy;
 }): Router {
   const router = express.Router();
-  mountContract(router, adminContract.exportImport, {
-    export: async ({ body, req, res }) => {
-      const actor = access.assert(req, permissions.read, body.project ? { project: body.project } : {});
-      if (body.project) await privacy.assertMaySee(req, body.project);
-      const result = await exporter.export(body, actor, (project) => privacy.maySee(req, project));
-      if (body.downloadFile) res.setHeader("content-disposition", `attachment; filename="export-${body.environment}.json"`);
-      return { status: 200, body: result };
+  mountGuardedContract(
+    router,
+    adminContract.exportImport,
+    { access },
+    {
+      export: async ({ body, req, res, actor }) => {
+        if (body.project) await privacy.assertMaySee(req, body.project);
+        const result = await exporter.export(body, actor, (project) => privacy.maySee(req, project));
+        if (body.downloadFile) res.setHeader("content-disposition", `attachment; filename="export-${body.environment}.json"`);
+        return { status: 200, body: result };
+      },
+      validate: async ({ body, req }) => {
+        await privacy.assertMaySee(req, body.project);
+        return { status: 200, body: await importer.validate(body) };
+      },
+      import: async ({ body, req }) => {
+        await privacy.assertMaySee(req, body.project);
+        // A second permission, in the environment the body names: a route declares one.
+        const actor = access.assert(req, permissions.updateFeatureEnvironment, { project: body.project, environment: body.environment });
+        await importer.import(body, actor);
+        return { status: 200, body: undefined };
+      },
     },
-    validate: async ({ body, req }) => {
-      access.assert(req, permissions.createFeature, { project: body.project });
-      await privacy.assertMaySee(req, body.project);
-      return { status: 200, body: await importer.validate(body) };
-    },
-    import: async ({ body, req }) => {
-      access.assert(req, permissions.createFeature, { project: body.project });
-      await privacy.assertMaySee(req, body.project);
-      const actor = access.assert(req, permissions.updateFeatureEnvironment, { project: body.project, environment: body.environment });
-      await importer.import(body, actor);
-      return { status: 200, body: undefined };
-    },
-  });
+  );
   return router;
 }

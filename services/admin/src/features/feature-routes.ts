@@ -1,8 +1,7 @@
 import express, { type Router } from "express";
 import { adminContract, type Feature } from "@vexil/contracts";
-import { mountContract } from "@vexil/http";
 import type { AccessService } from "../access/access-service.js";
-import { permissions } from "../access/permissions.js";
+import { mountGuardedContract } from "../access/guarded-contract.js";
 import { isUrlFriendly } from "./feature-naming.js";
 import type { FeatureDocument } from "./feature-model.js";
 import { toFeatureEnvironmentResponse, toStrategyResponse } from "./feature-response.js";
@@ -34,81 +33,66 @@ export function featureRoutes({
   const router = express.Router();
   const view = (doc: FeatureDocument, userId: number): Promise<Feature> => features.toResponse(doc, { userId });
 
-  mountContract(router, adminContract.features, {
-    listTypes: async ({ req }) => {
-      access.assert(req, permissions.read);
+  // Routes named by flag alone are scoped by the flag's project.
+  const guard = { access, projectOfFlag: async (featureName: string) => (await features.get(featureName)).project };
+  mountGuardedContract(router, adminContract.features, guard, {
+    listTypes: async () => {
       return { status: 200, body: featureTypeList() };
     },
-    listInProject: async ({ params, req }) => {
-      const actor = access.assert(req, permissions.read, { project: params.projectId });
+    listInProject: async ({ params, actor }) => {
       await projects.get(params.projectId);
       const docs = await features.list({ project: params.projectId, archived: false });
       return { status: 200, body: { version: 1 as const, features: await features.toResponses(docs, { userId: actor.userId }) } };
     },
-    create: async ({ params, body, req }) => {
-      const actor = access.assert(req, permissions.createFeature, { project: params.projectId });
+    create: async ({ params, body, actor }) => {
       return { status: 201, body: await view(await features.create(params.projectId, body, actor), actor.userId) };
     },
-    get: async ({ params, req }) => {
-      const actor = access.assert(req, permissions.read, { project: params.projectId });
+    get: async ({ params, actor }) => {
       return { status: 200, body: await view(await features.getInProject(params.projectId, params.featureName), actor.userId) };
     },
-    update: async ({ params, body, req }) => {
-      const actor = access.assert(req, permissions.updateFeature, { project: params.projectId });
+    update: async ({ params, body, actor }) => {
       return { status: 200, body: await view(await features.update(params.projectId, params.featureName, body, actor), actor.userId) };
     },
-    patch: async ({ params, body, req }) => {
-      const actor = access.assert(req, permissions.updateFeature, { project: params.projectId });
+    patch: async ({ params, body, actor }) => {
       return { status: 200, body: await view(await features.patch(params.projectId, params.featureName, body, actor), actor.userId) };
     },
-    archive: async ({ params, req }) => {
-      const actor = access.assert(req, permissions.deleteFeature, { project: params.projectId });
+    archive: async ({ params, actor }) => {
       await features.archive(params.projectId, [params.featureName], actor);
       return { status: 202, body: undefined };
     },
-    getEnvironment: async ({ params, req }) => {
-      access.assert(req, permissions.read, { project: params.projectId, environment: params.environment });
+    getEnvironment: async ({ params }) => {
       const doc = await features.getInProject(params.projectId, params.featureName);
       const environment = (await projects.environmentViews(params.projectId)).find((e) => e.name === params.environment);
       if (!environment) throw new NotFoundError(`Could not find environment ${params.environment} for feature ${params.featureName}`);
       return { status: 200, body: toFeatureEnvironmentResponse(doc, environment) };
     },
-    enableInEnvironment: async ({ params, query, req }) => {
-      const scope = { project: params.projectId, environment: params.environment };
-      const actor = access.assert(req, permissions.updateFeatureEnvironment, scope);
+    enableInEnvironment: async ({ params, query, actor }) => {
       const doc = await featureStrategies.setEnvironmentEnabled(params.projectId, params.featureName, params.environment, true, actor, {
         shouldActivateDisabledStrategies: query.shouldActivateDisabledStrategies,
       });
       return { status: 200, body: await view(doc, actor.userId) };
     },
-    disableInEnvironment: async ({ params, req }) => {
-      const scope = { project: params.projectId, environment: params.environment };
-      const actor = access.assert(req, permissions.updateFeatureEnvironment, scope);
+    disableInEnvironment: async ({ params, actor }) => {
       const doc = await featureStrategies.setEnvironmentEnabled(params.projectId, params.featureName, params.environment, false, actor);
       return { status: 200, body: await view(doc, actor.userId) };
     },
-    listStrategies: async ({ params, req }) => {
-      access.assert(req, permissions.read, { project: params.projectId, environment: params.environment });
+    listStrategies: async ({ params }) => {
       const list = await featureStrategies.listStrategies(params.projectId, params.featureName, params.environment);
       return { status: 200, body: list.map((s) => toStrategyResponse(params.featureName, s)) };
     },
-    addStrategy: async ({ params, body, req }) => {
-      const actor = access.assert(req, permissions.createFeatureStrategy, { project: params.projectId, environment: params.environment });
+    addStrategy: async ({ params, body, actor }) => {
       const strategy = await featureStrategies.addStrategy(params.projectId, params.featureName, params.environment, body, actor);
       return { status: 200, body: toStrategyResponse(params.featureName, strategy) };
     },
-    setStrategySortOrder: async ({ params, body, req }) => {
-      const actor = access.assert(req, permissions.updateFeatureStrategy, { project: params.projectId, environment: params.environment });
+    setStrategySortOrder: async ({ params, body, actor }) => {
       await featureStrategies.setStrategySortOrder(params.projectId, params.featureName, params.environment, body, actor);
       return { status: 200, body: undefined };
     },
-    getStrategy: async ({ params, req }) => {
-      access.assert(req, permissions.read, { project: params.projectId, environment: params.environment });
+    getStrategy: async ({ params }) => {
       const strategy = await featureStrategies.getStrategy(params.projectId, params.featureName, params.environment, params.strategyId);
       return { status: 200, body: toStrategyResponse(params.featureName, strategy) };
     },
-    updateStrategy: async ({ params, body, req }) => {
-      const actor = access.assert(req, permissions.updateFeatureStrategy, { project: params.projectId, environment: params.environment });
+    updateStrategy: async ({ params, body, actor }) => {
       const strategy = await featureStrategies.updateStrategy(
         params.projectId,
         params.featureName,
@@ -119,8 +103,7 @@ export function featureRoutes({
       );
       return { status: 200, body: toStrategyResponse(params.featureName, strategy) };
     },
-    patchStrategy: async ({ params, body, req }) => {
-      const actor = access.assert(req, permissions.updateFeatureStrategy, { project: params.projectId, environment: params.environment });
+    patchStrategy: async ({ params, body, actor }) => {
       const strategy = await featureStrategies.patchStrategy(
         params.projectId,
         params.featureName,
@@ -131,79 +114,62 @@ export function featureRoutes({
       );
       return { status: 200, body: toStrategyResponse(params.featureName, strategy) };
     },
-    deleteStrategy: async ({ params, req }) => {
-      const actor = access.assert(req, permissions.deleteFeatureStrategy, { project: params.projectId, environment: params.environment });
+    deleteStrategy: async ({ params, actor }) => {
       await featureStrategies.deleteStrategy(params.projectId, params.featureName, params.environment, params.strategyId, actor);
       return { status: 200, body: undefined };
     },
-    getEnvironmentVariants: async ({ params, req }) => {
-      access.assert(req, permissions.read, { project: params.projectId, environment: params.environment });
+    getEnvironmentVariants: async ({ params }) => {
       return { status: 200, body: await featureStrategies.getVariants(params.projectId, params.featureName, params.environment) };
     },
-    setEnvironmentVariants: async ({ params, body, req }) => {
-      const scope = { project: params.projectId, environment: params.environment };
-      const actor = access.assert(req, permissions.updateFeatureEnvironmentVariants, scope);
+    setEnvironmentVariants: async ({ params, body, actor }) => {
       return {
         status: 200,
         body: await featureStrategies.setVariants(params.projectId, params.featureName, [params.environment], body, actor),
       };
     },
-    patchEnvironmentVariants: async ({ params, body, req }) => {
-      const scope = { project: params.projectId, environment: params.environment };
-      const actor = access.assert(req, permissions.updateFeatureEnvironmentVariants, scope);
+    patchEnvironmentVariants: async ({ params, body, actor }) => {
       return {
         status: 200,
         body: await featureStrategies.patchVariants(params.projectId, params.featureName, params.environment, body, actor),
       };
     },
-    setVariantsBatch: async ({ params, body, req }) => {
-      const actor = access.assert(req, permissions.updateFeatureEnvironmentVariants, { project: params.projectId });
+    setVariantsBatch: async ({ params, body, actor }) => {
       return {
         status: 200,
         body: await featureStrategies.setVariants(params.projectId, params.featureName, body.environments, body.variants, actor),
       };
     },
-    postVariantsBatch: async ({ params, body, req }) => {
-      const actor = access.assert(req, permissions.updateFeatureEnvironmentVariants, { project: params.projectId });
+    postVariantsBatch: async ({ params, body, actor }) => {
       return {
         status: 200,
         body: await featureStrategies.setVariants(params.projectId, params.featureName, body.environments, body.variants, actor),
       };
     },
-    clone: async ({ params, body, req }) => {
-      const actor = access.assert(req, permissions.createFeature, { project: params.projectId });
+    clone: async ({ params, body, actor }) => {
       const doc = await features.clone(params.projectId, params.featureName, body.name, body.replaceGroupId, actor);
       return { status: 201, body: await view(doc, actor.userId) };
     },
-    addFavorite: async ({ params, req }) => {
-      const actor = access.assert(req, permissions.read, { project: params.projectId });
+    addFavorite: async ({ params, actor }) => {
       await features.setFavorite(params.projectId, params.featureName, true, actor);
       return { status: 200, body: undefined };
     },
-    removeFavorite: async ({ params, req }) => {
-      const actor = access.assert(req, permissions.read, { project: params.projectId });
+    removeFavorite: async ({ params, actor }) => {
       await features.setFavorite(params.projectId, params.featureName, false, actor);
       return { status: 200, body: undefined };
     },
-    staleOn: async ({ params, req }) => {
-      const doc = await features.get(params.featureName);
-      const actor = access.assert(req, permissions.updateFeature, { project: doc.project });
+    staleOn: async ({ params, actor }) => {
       return { status: 200, body: await view(await features.setStale(params.featureName, true, actor), actor.userId) };
     },
-    staleOff: async ({ params, req }) => {
-      const doc = await features.get(params.featureName);
-      const actor = access.assert(req, permissions.updateFeature, { project: doc.project });
+    staleOff: async ({ params, actor }) => {
       return { status: 200, body: await view(await features.setStale(params.featureName, false, actor), actor.userId) };
     },
-    listAll: async ({ req }) => {
-      const actor = access.assert(req, permissions.read);
+    listAll: async ({ actor }) => {
       return {
         status: 200,
         body: { version: 1 as const, features: await features.toResponses(await features.listAll(), { userId: actor.userId }) },
       };
     },
-    search: async ({ query, req }) => {
-      const actor = access.assert(req, permissions.read);
+    search: async ({ query, actor }) => {
       const states = searchValues(query.state);
       const tagFilter = query.tag === undefined ? undefined : parseTagFilter(query.tag);
       const tagged = tagFilter && (await features.flagsTagged(tagFilter.tags));
@@ -224,32 +190,25 @@ export function featureRoutes({
       );
       return { status: 200, body: { features: await features.toResponses(page.docs, { userId: actor.userId }), total: page.total } };
     },
-    validateName: async ({ body, req }) => {
-      access.assert(req, permissions.read);
+    validateName: async ({ body }) => {
       if (!isUrlFriendly(body.name)) throw new ValidationError(`"name" must be URL friendly. You provided "${body.name}".`);
       await features.assertNameAvailable(body.name, body.projectId);
       return { status: 200, body: undefined };
     },
-    listArchived: async ({ req }) => {
-      const actor = access.assert(req, permissions.read);
+    listArchived: async ({ actor }) => {
       const docs = await features.list({ archived: true });
       return { status: 200, body: { version: 1 as const, features: await features.toResponses(docs, { userId: actor.userId }) } };
     },
-    listArchivedInProject: async ({ params, req }) => {
-      const actor = access.assert(req, permissions.read, { project: params.projectId });
+    listArchivedInProject: async ({ params, actor }) => {
       await projects.get(params.projectId);
       const docs = await features.list({ project: params.projectId, archived: true });
       return { status: 200, body: { version: 1 as const, features: await features.toResponses(docs, { userId: actor.userId }) } };
     },
-    deleteArchived: async ({ params, req }) => {
-      const doc = await features.get(params.featureName);
-      const actor = access.assert(req, permissions.deleteFeature, { project: doc.project });
+    deleteArchived: async ({ params, actor }) => {
       await features.deleteArchived(undefined, [params.featureName], actor);
       return { status: 200, body: undefined };
     },
-    reviveArchived: async ({ params, req }) => {
-      const doc = await features.get(params.featureName);
-      const actor = access.assert(req, permissions.updateFeature, { project: doc.project });
+    reviveArchived: async ({ params, actor }) => {
       await features.revive(undefined, [params.featureName], actor);
       return { status: 200, body: undefined };
     },

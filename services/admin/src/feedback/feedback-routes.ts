@@ -1,8 +1,7 @@
 import express, { type Router } from "express";
 import { feedbackContract } from "@vexil/contracts";
-import { mountContract } from "@vexil/http";
 import type { AccessService } from "../access/access-service.js";
-import { permissions } from "../access/permissions.js";
+import { mountGuardedContract } from "../access/guarded-contract.js";
 import type { FeedbackStore } from "./feedback-store.js";
 
 /**
@@ -11,23 +10,27 @@ import type { FeedbackStore } from "./feedback-store.js";
  */
 export function feedbackRoutes({ feedback, access, clock }: { feedback: FeedbackStore; access: AccessService; clock: () => Date }): Router {
   const router = express.Router();
-  mountContract(router, feedbackContract, {
-    create: async ({ body, req }) => {
-      const actor = access.assert(req, permissions.read);
-      const doc = {
-        _id: await feedback.nextId(),
-        category: body.category,
-        userType: body.userType ?? null,
-        difficultyScore: body.difficultyScore ?? null,
-        positive: body.positive ?? null,
-        areasForImprovement: body.areasForImprovement ?? null,
-        createdAt: clock(),
-        createdByUserId: actor.userId,
-      };
-      await feedback.insert(doc);
-      const { _id, createdByUserId, createdAt, ...fields } = doc;
-      return { status: 200, body: { id: _id, createdAt: createdAt.toISOString(), ...fields } };
+  mountGuardedContract(
+    router,
+    feedbackContract,
+    { access },
+    {
+      create: async ({ body, actor }) => {
+        const doc = {
+          _id: await feedback.nextId(),
+          category: body.category,
+          userType: body.userType ?? null,
+          difficultyScore: body.difficultyScore ?? null,
+          positive: body.positive ?? null,
+          areasForImprovement: body.areasForImprovement ?? null,
+          createdAt: clock(),
+          createdByUserId: actor.userId,
+        };
+        await feedback.insert(doc);
+        const { _id, createdByUserId, createdAt, ...fields } = doc;
+        return { status: 200, body: { id: _id, createdAt: createdAt.toISOString(), ...fields } };
+      },
     },
-  });
+  );
   return router;
 }

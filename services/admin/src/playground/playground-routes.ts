@@ -1,8 +1,7 @@
 import express, { type Request, type Router } from "express";
 import { adminContract } from "@vexil/contracts";
-import { mountContract } from "@vexil/http";
 import type { AccessService } from "../access/access-service.js";
-import { permissions } from "../access/permissions.js";
+import { mountGuardedContract } from "../access/guarded-contract.js";
 import type { PlaygroundService } from "./playground-service.js";
 
 /** Private projects are invisible to non-members here as on every other admin path. */
@@ -21,11 +20,15 @@ export function playgroundRoutes({
   privacy: PlaygroundPrivacy;
 }): Router {
   const router = express.Router();
-  mountContract(router, adminContract.playground, {
-    evaluate: async ({ body, req }) => {
-      access.assert(req, permissions.read);
-      return { status: 200, body: await playground.evaluate(body, (project) => privacy.maySee(req, project)) };
+  mountGuardedContract(
+    router,
+    adminContract.playground,
+    { access },
+    {
+      evaluate: async ({ body, req }) => {
+        return { status: 200, body: await playground.evaluate(body, (project) => privacy.maySee(req, project)) };
+      },
     },
-  });
+  );
   return router;
 }

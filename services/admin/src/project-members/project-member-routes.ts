@@ -1,9 +1,8 @@
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import { getPrincipal } from "@vexil/auth";
 import { adminContract } from "@vexil/contracts";
-import { mountContract } from "@vexil/http";
 import type { AccessService } from "../access/access-service.js";
-import { permissions } from "../access/permissions.js";
+import { mountGuardedContract } from "../access/guarded-contract.js";
 import type { ProjectParticipation } from "../change-requests/change-request-routes.js";
 import type { ProjectMemberService } from "./project-member-service.js";
 
@@ -58,33 +57,34 @@ export function projectMemberRoutes({ members, access }: { members: ProjectMembe
     hideFrom("features", (f) => f.project),
   );
 
-  mountContract(router, adminContract.projectAccess, {
-    list: async ({ params, req }) => {
-      access.assert(req, permissions.read, { project: params.projectId });
-      await members.assertMaySee(getPrincipal(req), params.projectId);
-      return { status: 200, body: await members.list(params.projectId) };
+  mountGuardedContract(
+    router,
+    adminContract.projectAccess,
+    { access },
+    {
+      list: async ({ params, req }) => {
+        await members.assertMaySee(getPrincipal(req), params.projectId);
+        return { status: 200, body: await members.list(params.projectId) };
+      },
+      add: async ({ params, body, actor }) => {
+        await members.add(
+          params.projectId,
+          body.users.map((u) => u.id),
+          body.roles,
+          actor,
+          body.groups.map((g) => g.id),
+        );
+        return { status: 200, body: undefined };
+      },
+      remove: async ({ params, actor }) => {
+        await members.remove(params.projectId, params.userId, actor);
+        return { status: 200, body: undefined };
+      },
+      removeGroup: async ({ params, actor }) => {
+        await members.removeGroup(params.projectId, params.groupId, actor);
+        return { status: 200, body: undefined };
+      },
     },
-    add: async ({ params, body, req }) => {
-      const actor = access.assert(req, permissions.updateProject, { project: params.projectId });
-      await members.add(
-        params.projectId,
-        body.users.map((u) => u.id),
-        body.roles,
-        actor,
-        body.groups.map((g) => g.id),
-      );
-      return { status: 200, body: undefined };
-    },
-    remove: async ({ params, req }) => {
-      const actor = access.assert(req, permissions.updateProject, { project: params.projectId });
-      await members.remove(params.projectId, params.userId, actor);
-      return { status: 200, body: undefined };
-    },
-    removeGroup: async ({ params, req }) => {
-      const actor = access.assert(req, permissions.updateProject, { project: params.projectId });
-      await members.removeGroup(params.projectId, params.groupId, actor);
-      return { status: 200, body: undefined };
-    },
-  });
+  );
   return router;
 }
