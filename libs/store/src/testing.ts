@@ -61,3 +61,28 @@ export function testEngineKinds(label: string): TestEngineKind[] {
   });
   return kinds;
 }
+
+/** An embedded engine in a folder of its own under the system's temporary folder. */
+export interface TempEngine {
+  engine: StoreEngine;
+  dir: string;
+  /** Opens the same store again, as a restarted process would (after `engine` is closed). */
+  reopen(): Promise<StoreEngine>;
+  /** Closes the engine and deletes its folder. */
+  remove(): Promise<void>;
+}
+
+/** A fresh, empty embedded store for one test; `label` names its folder. */
+export async function tempEngine(label: string): Promise<TempEngine> {
+  const dir = await mkdtemp(path.join(tmpdir(), `vexil-${label}-`));
+  const engine = await createEmbeddedEngine({ dir });
+  return {
+    engine,
+    dir,
+    reopen: () => createEmbeddedEngine({ dir }),
+    async remove() {
+      await engine.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -2,16 +2,14 @@
  * Groups wired as compose/ wires them: what a group's root and project roles let its members do,
  * and how single sign-on moves users in and out of the groups that map their identity provider's.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Principal, SessionUser } from "@vexil/auth";
 import { createMemoryBus } from "@vexil/bus";
 import { createMemoryCache } from "@vexil/cache";
 import { projectRoleIds } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
-import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
+import type { StoreEngine } from "@vexil/store";
+import { tempEngine, type TempEngine } from "@vexil/store/testing";
 import type { Actor } from "./access/actor.js";
 import { permissions } from "./access/permissions.js";
 import { createAdminDeps, type AdminDeps } from "./compose/index.js";
@@ -20,13 +18,13 @@ import { testSecretBox } from "./secrets/secrets.fixture.js";
 const admin: Actor = { name: "admin", userId: 1 };
 
 describe("groups", { timeout: 60_000 }, () => {
-  let dir: string;
+  let temp: TempEngine;
   let engine: StoreEngine;
   let deps: AdminDeps;
 
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "vexil-groups-"));
-    engine = await createEmbeddedEngine({ dir });
+    temp = await tempEngine("groups");
+    engine = temp.engine;
     deps = await createAdminDeps({
       engines: { store: engine, bus: createMemoryBus(), cache: createMemoryCache() },
       settings: { INIT_ADMIN_API_TOKENS: [], INIT_CLIENT_API_TOKENS: [], INIT_FRONTEND_API_TOKENS: [] },
@@ -36,8 +34,7 @@ describe("groups", { timeout: 60_000 }, () => {
     await deps.flags.projectService.create({ id: "payments", name: "Payments" }, admin);
   });
   afterEach(async () => {
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
+    await temp.remove();
   });
 
   const viewer = async (email: string) => deps.governance.users.create({ email, rootRole: "Viewer" }, admin);

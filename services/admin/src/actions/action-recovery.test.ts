@@ -1,10 +1,8 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Principal } from "@vexil/auth";
 import { createLogger } from "@vexil/logger";
-import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
+import type { StoreEngine } from "@vexil/store";
+import { tempEngine, type TempEngine } from "@vexil/store/testing";
 import { AccessService } from "../access/access-service.js";
 import { rootRoleRule } from "../roles/root-roles.js";
 import { startActionRecovery } from "./action-recovery.js";
@@ -68,7 +66,7 @@ const signal = (signalId: number) => ({
 type ActionState = "not started" | "started" | "success" | "failed";
 
 describe("ActionRunner recovery of interrupted runs", () => {
-  let dir: string;
+  let temp: TempEngine;
   let engine: StoreEngine;
   let now: number;
   let calls: string[];
@@ -134,16 +132,15 @@ describe("ActionRunner recovery of interrupted runs", () => {
   }
 
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "vexil-action-recovery-"));
-    engine = await createEmbeddedEngine({ dir });
+    temp = await tempEngine("action-recovery");
+    engine = temp.engine;
     now = start.getTime();
     calls = [];
     hangOn = undefined;
     await seed();
   });
   afterEach(async () => {
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
+    await temp.remove();
   });
 
   it("takes over a run stopped mid-action only after its lease, on exactly one of two instances, and re-runs the interrupted toggle", async () => {

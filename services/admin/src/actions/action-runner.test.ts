@@ -1,10 +1,8 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Principal, RootRole } from "@vexil/auth";
 import { createLogger } from "@vexil/logger";
-import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
+import type { StoreEngine } from "@vexil/store";
+import { tempEngine, type TempEngine } from "@vexil/store/testing";
 import { AccessService } from "../access/access-service.js";
 import { rootRoleRule } from "../roles/root-roles.js";
 import { ActionRunner, type FeatureEnvironmentSwitch } from "./action-runner.js";
@@ -57,7 +55,7 @@ const signal = (signalId: number, status: string) => ({
 });
 
 describe("ActionRunner", () => {
-  let dir: string;
+  let temp: TempEngine;
   let engine: StoreEngine;
   let calls: string[];
   const features: FeatureEnvironmentSwitch = {
@@ -90,13 +88,12 @@ describe("ActionRunner", () => {
   }
 
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "vexil-actions-"));
-    engine = await createEmbeddedEngine({ dir });
+    temp = await tempEngine("actions");
+    engine = temp.engine;
     calls = [];
   });
   afterEach(async () => {
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
+    await temp.remove();
   });
 
   it("runs the actions in sortOrder as the service account and logs success", async () => {

@@ -1,10 +1,8 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AddonRequest } from "@vexil/contracts";
 import { NotFoundError, ValidationError } from "@vexil/errors";
-import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
+import type { StoreEngine } from "@vexil/store";
+import { tempEngine, type TempEngine } from "@vexil/store/testing";
 import { EventStore } from "../events/event-store.js";
 import { UnitOfWork } from "../events/unit-of-work.js";
 import { AddonService, type AddonServiceDeps } from "./addon-service.js";
@@ -20,7 +18,7 @@ const webhook: AddonRequest = {
 };
 
 describe("AddonService", () => {
-  let dir: string;
+  let temp: TempEngine;
   let engine: StoreEngine;
   let events: EventStore;
   let service: AddonService;
@@ -28,8 +26,8 @@ describe("AddonService", () => {
   let fetchDeliveries: ReturnType<typeof vi.fn<AddonServiceDeps["fetchDeliveries"]>>;
 
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "vexil-addons-"));
-    engine = await createEmbeddedEngine({ dir });
+    temp = await tempEngine("addons");
+    engine = temp.engine;
     events = await EventStore.create(engine);
     announceChange = vi.fn();
     fetchDeliveries = vi.fn(async () => ({ integrationEvents: [] }));
@@ -43,8 +41,7 @@ describe("AddonService", () => {
     });
   });
   afterEach(async () => {
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
+    await temp.remove();
   });
 
   it("creates with integer ids, masks sensitive parameters and records an event without them", async () => {

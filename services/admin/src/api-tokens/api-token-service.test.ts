@@ -1,12 +1,10 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { TokenSet, tokenDigest, type TokenGrant } from "@vexil/auth";
 import { createMemoryBus, type Bus } from "@vexil/bus";
 import { createMemoryCache, type Cache } from "@vexil/cache";
 import { cacheKeys, topics } from "@vexil/contracts";
-import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
+import type { StoreEngine } from "@vexil/store";
+import { tempEngine, type TempEngine } from "@vexil/store/testing";
 import { z } from "zod";
 import { systemActor } from "../access/actor.js";
 import { seedDefaults } from "../bootstrap/seed-defaults.js";
@@ -18,7 +16,7 @@ import { ApiTokenService } from "./api-token-service.js";
 import { createApiTokenStore } from "./api-token-store.js";
 
 describe("ApiTokenService", () => {
-  let dir: string;
+  let temp: TempEngine;
   let engine: StoreEngine;
   let bus: Bus;
   let cache: Cache;
@@ -29,8 +27,8 @@ describe("ApiTokenService", () => {
   const now = new Date("2030-01-01T00:00:00.000Z");
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "vexil-api-tokens-"));
-    engine = await createEmbeddedEngine({ dir });
+    temp = await tempEngine("api-tokens");
+    engine = temp.engine;
     bus = createMemoryBus();
     cache = createMemoryCache();
     events = await EventStore.create(engine, () => now);
@@ -52,8 +50,7 @@ describe("ApiTokenService", () => {
   });
   afterAll(async () => {
     await bus.close();
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
+    await temp.remove();
   });
 
   it("scopes secrets as Unleash does and shares grants without secrets", async () => {

@@ -1,8 +1,6 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
+import type { StoreEngine } from "@vexil/store";
+import { tempEngine, type TempEngine } from "@vexil/store/testing";
 import type { ClientInstanceSeen } from "@vexil/contracts";
 import { NotFoundError } from "@vexil/errors";
 import { EventStore } from "../events/event-store.js";
@@ -26,15 +24,15 @@ function seen(overrides: Partial<ClientInstanceSeen> = {}): ClientInstanceSeen {
 }
 
 describe("ClientApplicationService", () => {
-  let dir: string;
+  let temp: TempEngine;
   let engine: StoreEngine;
   let events: EventStore;
   let service: ClientApplicationService;
   const now = new Date("2030-01-02T00:00:00.000Z");
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "vexil-client-apps-"));
-    engine = await createEmbeddedEngine({ dir });
+    temp = await tempEngine("client-apps");
+    engine = temp.engine;
     events = await EventStore.create(engine, () => now);
     service = new ClientApplicationService({
       applications: await createClientApplicationStore(engine),
@@ -44,8 +42,7 @@ describe("ClientApplicationService", () => {
     });
   });
   afterAll(async () => {
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
+    await temp.remove();
   });
 
   const createdEvents = async (appName: string) =>

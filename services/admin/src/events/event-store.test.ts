@@ -1,8 +1,6 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createEmbeddedEngine, type FindOptions, type StoreEngine } from "@vexil/store";
+import { type FindOptions, type StoreEngine } from "@vexil/store";
+import { tempEngine, type TempEngine } from "@vexil/store/testing";
 import { createLogger } from "@vexil/logger";
 import { startRetention } from "@vexil/runtime";
 import { systemActor } from "../access/actor.js";
@@ -12,22 +10,21 @@ import { UnitOfWork } from "./unit-of-work.js";
 const day = 24 * 60 * 60 * 1000;
 
 describe("EventStore", () => {
-  let dir: string;
+  let temp: TempEngine;
   let engine: StoreEngine;
   let now: Date;
   let events: EventStore;
   let unitOfWork: UnitOfWork;
 
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "vexil-events-"));
-    engine = await createEmbeddedEngine({ dir });
+    temp = await tempEngine("events");
+    engine = temp.engine;
     now = new Date("2025-01-01T00:00:00Z");
     events = await EventStore.create(engine, () => now);
     unitOfWork = new UnitOfWork(engine, events);
   });
   afterEach(async () => {
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
+    await temp.remove();
   });
 
   const write = (featureName: string, project = "default") =>

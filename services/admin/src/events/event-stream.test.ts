@@ -1,11 +1,9 @@
-import { mkdtemp, rm } from "node:fs/promises";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import express from "express";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
+import type { StoreEngine } from "@vexil/store";
+import { tempEngine, type TempEngine } from "@vexil/store/testing";
 import { systemActor } from "../access/actor.js";
 import { EventStore } from "./event-store.js";
 import { EventStreamHub, lastEventIdFrom, type EventStreamOptions } from "./event-stream.js";
@@ -49,7 +47,7 @@ async function open(url: string, headers: Record<string, string> = {}) {
 const featuresOf = (messages: Message[]) => messages.filter((m) => !m.event).map((m) => (m.data as { featureName: string }).featureName);
 
 describe("EventStreamHub", () => {
-  let dir: string;
+  let temp: TempEngine;
   let engine: StoreEngine;
   let events: EventStore;
   let unitOfWork: UnitOfWork;
@@ -86,8 +84,8 @@ describe("EventStreamHub", () => {
     unitOfWork.run((tx) => tx.record({ type: "feature-updated", actor: systemActor, project, featureName }));
 
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "vexil-event-stream-"));
-    engine = await createEmbeddedEngine({ dir });
+    temp = await tempEngine("event-stream");
+    engine = temp.engine;
     events = await EventStore.create(engine);
     unitOfWork = new UnitOfWork(engine, events);
   });
@@ -96,8 +94,7 @@ describe("EventStreamHub", () => {
     hub.stop();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
+    await temp.remove();
   });
 
   it("sends each commit the caller may see, in commit order, as the event log shows it", async () => {

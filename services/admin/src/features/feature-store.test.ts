@@ -1,8 +1,6 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
+import type { StoreEngine } from "@vexil/store";
+import { tempEngine, type TempEngine } from "@vexil/store/testing";
 import type { FeatureDocument, FeatureEnvironmentDocument } from "./feature-model.js";
 import { featureDocument } from "./feature-slice.fixture.js";
 import { createFeatureStore, type FeatureStore } from "./feature-store.js";
@@ -13,18 +11,17 @@ const flag = (name: string, environments: Record<string, FeatureEnvironmentDocum
   featureDocument(name, { environments });
 
 describe("feature store", () => {
-  let dir: string;
+  let temp: TempEngine;
   let engine: StoreEngine;
   let features: FeatureStore;
 
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "vexil-feature-store-"));
-    engine = await createEmbeddedEngine({ dir });
+    temp = await tempEngine("feature-store");
+    engine = temp.engine;
     features = await createFeatureStore(engine);
   });
   afterEach(async () => {
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
+    await temp.remove();
   });
 
   it("records usage in environments whose names hold . or $, on that entry only", async () => {

@@ -1,8 +1,6 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createEmbeddedEngine, type Collection, type StoreEngine } from "@vexil/store";
+import { type Collection, type StoreEngine } from "@vexil/store";
+import { tempEngine, type TempEngine } from "@vexil/store/testing";
 import { createEnvironmentStore } from "../environments/environment-store.js";
 import { EventStore } from "../events/event-store.js";
 import { UnitOfWork } from "../events/unit-of-work.js";
@@ -12,7 +10,7 @@ import { ProjectService } from "./project-service.js";
 import { createProjectStore } from "./project-store.js";
 
 describe("ProjectService", () => {
-  let dir: string;
+  let temp: TempEngine;
   let engine: StoreEngine;
   let events: EventStore;
   let favorites: FavoriteStore;
@@ -26,8 +24,8 @@ describe("ProjectService", () => {
   const eventTypes = async () => (await events.list()).events.map((e) => e.type).reverse();
 
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "vexil-projects-"));
-    engine = await createEmbeddedEngine({ dir });
+    temp = await tempEngine("projects");
+    engine = temp.engine;
     events = await EventStore.create(engine, () => now);
     const environments = createEnvironmentStore(engine);
     for (const [name, sortOrder, enabled] of [
@@ -59,8 +57,7 @@ describe("ProjectService", () => {
     });
   });
   afterEach(async () => {
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
+    await temp.remove();
   });
 
   it("creates a project in every enabled environment by default, in display order", async () => {

@@ -1,9 +1,7 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Constraint } from "@vexil/contracts";
-import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
+import type { StoreEngine } from "@vexil/store";
+import { tempEngine, type TempEngine } from "@vexil/store/testing";
 import { createConstraintValidator } from "../constraints/constraint-validation.js";
 import { EventStore } from "../events/event-store.js";
 import { UnitOfWork } from "../events/unit-of-work.js";
@@ -26,7 +24,7 @@ function flagUsing(name: string, project: string, segments: number[]): FeatureDo
 }
 
 describe("SegmentService", () => {
-  let dir: string;
+  let temp: TempEngine;
   let engine: StoreEngine;
   let events: EventStore;
   let segments: SegmentService;
@@ -36,8 +34,8 @@ describe("SegmentService", () => {
   const eventTypes = async () => (await events.list()).events.map((e) => e.type).reverse();
 
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "vexil-segments-"));
-    engine = await createEmbeddedEngine({ dir });
+    temp = await tempEngine("segments");
+    engine = temp.engine;
     events = await EventStore.create(engine, () => now);
     flags = [];
     proposed = [];
@@ -54,8 +52,7 @@ describe("SegmentService", () => {
     });
   });
   afterEach(async () => {
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
+    await temp.remove();
   });
 
   it("creates a segment with the next id and records it; a taken name is refused", async () => {

@@ -1,8 +1,6 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
+import type { StoreEngine } from "@vexil/store";
+import { tempEngine, type TempEngine } from "@vexil/store/testing";
 import { EventStore } from "../events/event-store.js";
 import { UnitOfWork } from "../events/unit-of-work.js";
 import type { FeatureDocument } from "../features/feature-model.js";
@@ -11,7 +9,7 @@ import { TagService } from "./tag-service.js";
 import { createTagStore } from "./tag-store.js";
 
 describe("TagService", () => {
-  let dir: string;
+  let temp: TempEngine;
   let engine: StoreEngine;
   let events: EventStore;
   let tags: TagService;
@@ -22,8 +20,8 @@ describe("TagService", () => {
   const eventTypes = async () => (await events.list()).events.map((e) => e.type).reverse();
 
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "vexil-tags-"));
-    engine = await createEmbeddedEngine({ dir });
+    temp = await tempEngine("tags");
+    engine = temp.engine;
     events = await EventStore.create(engine, () => now);
     flags.clear();
     for (const name of ["checkout", "search"]) flags.set(name, featureDocument(name, { project: name === "search" ? "web" : "default" }));
@@ -36,8 +34,7 @@ describe("TagService", () => {
     await tags.seedBuiltIns();
   });
   afterEach(async () => {
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
+    await temp.remove();
   });
 
   it("starts with the simple tag type, once, without an event", async () => {

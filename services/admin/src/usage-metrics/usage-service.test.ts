@@ -1,22 +1,19 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
+import type { StoreEngine } from "@vexil/store";
+import { tempEngine, type TempEngine } from "@vexil/store/testing";
 import { UsageService } from "./usage-service.js";
 import { createUsageStore } from "./usage-store.js";
 
-let dir: string;
+let temp: TempEngine;
 let engine: StoreEngine;
 let now = new Date("2026-03-04T10:20:00.000Z");
 
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), "vexil-usage-"));
-  engine = await createEmbeddedEngine({ dir });
+  temp = await tempEngine("usage");
+  engine = temp.engine;
 });
 afterEach(async () => {
-  await engine.close();
-  await rm(dir, { recursive: true, force: true });
+  await temp.remove();
 });
 
 const report = (batchId: string, hour: string, appName: string, yes: number, variants: Record<string, number> = {}) => ({

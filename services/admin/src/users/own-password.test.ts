@@ -1,9 +1,7 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tokenDigest } from "@vexil/auth";
-import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
+import type { StoreEngine } from "@vexil/store";
+import { tempEngine, type TempEngine } from "@vexil/store/testing";
 import { EventStore } from "../events/event-store.js";
 import { UnitOfWork } from "../events/unit-of-work.js";
 import { createPersonalAccessTokenStore } from "./personal-access-token-store.js";
@@ -15,7 +13,7 @@ const changed = "Fresh-passw0rd!";
 
 // scrypt is slow by design and shares libuv's four threads with the other tests of the run.
 describe("UserService.changeOwnPassword: people change their own password", { timeout: 120_000 }, () => {
-  let dir: string;
+  let temp: TempEngine;
   let engine: StoreEngine;
   let users: UserService;
   /** Signed-in sessions: the digest of each session id, and whose it is. */
@@ -23,8 +21,8 @@ describe("UserService.changeOwnPassword: people change their own password", { ti
   let events: EventStore;
 
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "vexil-user-service-"));
-    engine = await createEmbeddedEngine({ dir });
+    temp = await tempEngine("user-service");
+    engine = temp.engine;
     const clock = () => new Date();
     events = await EventStore.create(engine, clock);
     signedIn = new Map();
@@ -44,8 +42,7 @@ describe("UserService.changeOwnPassword: people change their own password", { ti
     });
   });
   afterEach(async () => {
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
+    await temp.remove();
   });
 
   async function viewerWithTwoSessions() {

@@ -1,8 +1,6 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
+import type { StoreEngine } from "@vexil/store";
+import { tempEngine, type TempEngine } from "@vexil/store/testing";
 import { systemActor, type Actor } from "../access/actor.js";
 import { EventStore } from "../events/event-store.js";
 import { UnitOfWork } from "../events/unit-of-work.js";
@@ -14,7 +12,7 @@ const admin: Actor = { name: "admin", userId: 99, email: null };
 
 // Passwords are hashed with scrypt, slow by design and sharing libuv's threads with the other tests of the run.
 describe("UserService", { timeout: 60_000 }, () => {
-  let dir: string;
+  let temp: TempEngine;
   let engine: StoreEngine;
   let events: EventStore;
   let tokens: PersonalAccessTokenStore;
@@ -26,8 +24,8 @@ describe("UserService", { timeout: 60_000 }, () => {
   const eventTypes = async () => (await events.list()).events.map((e) => e.type).reverse();
 
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "vexil-users-"));
-    engine = await createEmbeddedEngine({ dir });
+    temp = await tempEngine("users");
+    engine = temp.engine;
     now = new Date("2030-01-01T00:00:00.000Z");
     events = await EventStore.create(engine, () => now);
     tokens = await createPersonalAccessTokenStore(engine);
@@ -46,8 +44,7 @@ describe("UserService", { timeout: 60_000 }, () => {
     });
   });
   afterEach(async () => {
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
+    await temp.remove();
   });
 
   it("creates users with ids in order, a lower-cased email and no password hash in the view or the event", async () => {

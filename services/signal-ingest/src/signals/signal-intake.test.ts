@@ -1,13 +1,11 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tokenDigest } from "@vexil/auth";
 import { createMemoryBus } from "@vexil/bus";
 import { createMemoryCache, type Cache } from "@vexil/cache";
 import { cacheKeys, type SharedSignalEndpoint } from "@vexil/contracts";
 import { createLogger } from "@vexil/logger";
-import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
+import type { StoreEngine } from "@vexil/store";
+import { tempEngine, type TempEngine } from "@vexil/store/testing";
 import { SharedEndpoints } from "../endpoints/shared-endpoints.js";
 import { cacheRateLimiter } from "./rate-limit.js";
 import { SignalIntake } from "./signal-intake.js";
@@ -21,7 +19,7 @@ const endpoints: SharedSignalEndpoint[] = [
 ];
 
 describe("SignalIntake", () => {
-  let dir: string;
+  let temp: TempEngine;
   let engine: StoreEngine;
   let cache: Cache;
   let signals: SignalStore;
@@ -47,16 +45,15 @@ describe("SignalIntake", () => {
   });
 
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "vexil-intake-"));
-    engine = await createEmbeddedEngine({ dir });
+    temp = await tempEngine("intake");
+    engine = temp.engine;
     signals = await createSignalStore(engine);
     cache = createMemoryCache();
     await cache.setJson(cacheKeys.signalEndpoints, endpoints);
     stored = 0;
   });
   afterEach(async () => {
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
+    await temp.remove();
   });
 
   it("stores a signal with its source and puts it in the outbox", async () => {
