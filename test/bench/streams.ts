@@ -9,14 +9,25 @@
  *
  * Options: BENCH_STREAMS=10000  BENCH_MODES=single,cluster  BENCH_CHANGES=5  BENCH_FLAGS=200
  *          BENCH_OPEN_CONCURRENCY=500 (streams waiting for their first message at once)
+ *          BENCH_CPU_PROF=1 (single mode: a V8 CPU profile of the server in test/bench/profiles/)
  */
 import { cpus, loadavg, totalmem } from "node:os";
 import { execFileSync } from "node:child_process";
+import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { startPrivateNats, startPrivateRedis } from "../src/private-servers.js";
+import { Worker } from "node:worker_threads";
 import { openSdkStreams, type SdkStream } from "../src/sdk-streams.js";
-import { startVexilProcess, type VexilProcess } from "../src/vexil-process.js";
-import { adminOver, benchTokens as tokens, percentile, residentMiB, seedFlags, seedSegments } from "./workload.js";
+import { parseLogLines, repoRoot, type VexilProcess } from "../src/vexil-process.js";
+import {
+  adminOver,
+  benchTokens as tokens,
+  percentile,
+  residentMiB,
+  seedFlags,
+  seedSegments,
+  startBenchCluster,
+  startBenchVexil,
+} from "./workload.js";
 
 const streamCount = Number(process.env.BENCH_STREAMS ?? 10_000);
 const modes = (process.env.BENCH_MODES ?? "single,cluster").split(",").filter(Boolean) as Array<"single" | "cluster">;
@@ -32,65 +43,75 @@ if (streamCount + 1_000 > fdLimit) {
   );
 }
 
-/** Polls `/api/client/features` one after another until stopped: how long each waited while the streams opened. */
-function pollWhile(url: string) {
-  const latencies: number[] = [];
-  let failed = 0;
-  let running = true;
-  const done = (async () => {
-    while (running) {
-      const started = performance.now();
-      try {
-        const res = await fetch(`${url}/api/client/features`, {
-          headers: { authorization: tokens.client },
-          signal: AbortSignal.timeout(30_000),
-        });
-        await res.arrayBuffer();
-        if (res.ok) latencies.push(performance.now() - started);
-        else failed++;
-      } catch {
-        failed++;
+/**
+ * Polls `/api/client/features` one after another (100 ms apart) until stopped: how long each waited
+ * while the streams opened. In a worker of its own, so that the 10,000 streams this process reads
+ * do not delay the polls' own event loop: what is measured is the server.
+ */
+function pollWhile(url: string, count = Number.POSITIVE_INFINITY) {
+  const worker = new Worker(
+    `const { parentPort, workerData } = require("node:worker_threads");
+    let running = true;
+    const latencies = [];
+    let left = workerData.count;
+    let failed = 0;
+    parentPort.on("message", () => (running = false));
+    (async () => {
+      while (running && left-- > 0) {
+        const started = performance.now();
+        try {
+          const res = await fetch(workerData.url + "/api/client/features", {
+            headers: { authorization: workerData.token },
+            signal: AbortSignal.timeout(30000),
+          });
+          await res.arrayBuffer();
+          if (res.ok) latencies.push(performance.now() - started);
+          else failed++;
+        } catch {
+          failed++;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      await sleep(100);
-    }
-  })();
+      parentPort.postMessage({ latencies, failed });
+    })();`,
+    { eval: true, workerData: { url, token: tokens.client, count } },
+  );
+  const result = new Promise<{ latencies: number[]; failed: number }>((resolve, reject) => {
+    worker.once("message", resolve);
+    worker.once("error", reject);
+  });
   return {
+    /** The polls, once `count` were made. */
+    done: result.finally(() => worker.terminate()),
     async stop() {
-      running = false;
-      await done;
-      return { latencies, failed };
+      worker.postMessage("stop");
+      return this.done;
     },
   };
 }
 
+/** " (3 × status 503, 1 × socket hang up)": how many failed for each reason. */
+function reasons(failures: string[]): string {
+  if (failures.length === 0) return "";
+  const counts = new Map<string, number>();
+  for (const reason of failures) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  return ` (${[...counts].map(([reason, n]) => `${n} × ${reason}`).join(", ")})`;
+}
+
 async function startMode(mode: "single" | "cluster"): Promise<{ vexil: VexilProcess; dispose(): Promise<void> }> {
-  const env = {
-    LOG_LEVEL: "warn",
-    INIT_ADMIN_API_TOKENS: tokens.admin,
-    INIT_CLIENT_API_TOKENS: tokens.client,
-    INIT_FRONTEND_API_TOKENS: tokens.frontend,
-  };
   if (mode === "single") {
-    const vexil = await startVexilProcess({ readyTimeoutMs: 240_000, env });
+    const vexil = await startBenchVexil({
+      readyTimeoutMs: 240_000,
+      nodeArgs: process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.join(repoRoot, "test/bench/profiles")}`] : [],
+    });
     return { vexil, dispose: () => vexil.stop() };
   }
-  const nats = await startPrivateNats();
-  const redis = await startPrivateRedis();
-  const vexil = await startVexilProcess({
-    mode: "cluster",
-    readyTimeoutMs: 240_000,
-    env: {
-      ...env,
-      NATS_URL: nats.url,
-      REDIS_URL: redis.url,
-    },
-  });
+  const { vexil, servers } = await startBenchCluster();
   return {
     vexil,
     async dispose() {
       await vexil.stop();
-      await nats.dispose();
-      await redis.dispose();
+      for (const server of servers) await server.dispose();
     },
   };
 }
@@ -112,6 +133,7 @@ for (const mode of modes) {
     await sleep(2_000); // the seeding's snapshots settle before the memory baseline
     const before = memory(mode, vexil);
 
+    const idlePolls = (await pollWhile(vexil.url, 20).done).latencies;
     const polls = pollWhile(vexil.url);
     const openStarted = performance.now();
     const opened = await openSdkStreams(vexil.url, tokens.client, streamCount, openConcurrency);
@@ -141,22 +163,27 @@ for (const mode of modes) {
       slowest.push(Math.max(...times));
       await sleep(500);
     }
-    const dropped = streams.filter((s) => s.droppedAt !== undefined).length;
+    const dropped = streams.filter((s) => s.droppedAt !== undefined && s.connectedAt !== undefined);
     loads.push(loadavg()[0]!);
+    const open = streamCount - opened.failures.length;
     const perStream = Object.entries(after)
-      .map(([name, mib]) => `${name} ${(((mib - (before[name] ?? 0)) * 1024) / streamCount).toFixed(1)} KiB`)
+      .map(([name, mib]) => `${name} ${(((mib - (before[name] ?? 0)) * 1024) / open).toFixed(1)} KiB`)
       .join(", ");
     const resident = Object.entries(after)
       .map(([name, mib]) => `${name} ${before[name]} → ${mib} MiB`)
       .join(", ");
     rows.push(
-      `| ${mode} | ${streamCount - opened.failures.length} of ${streamCount} in ${openSeconds.toFixed(1)} s | ` +
-        `${pollLatencies.length} answered, ${pollsFailed} failed; p99 ${percentile(pollLatencies, 99).toFixed(0)} ms, slowest ${Math.max(...pollLatencies).toFixed(0)} ms | ` +
+      `| ${mode} | ${open} of ${streamCount} in ${openSeconds.toFixed(1)} s${reasons(opened.failures)} | ` +
+        `idle: p50 ${percentile(idlePolls, 50).toFixed(0)} ms; during: ${pollLatencies.length} answered, ${pollsFailed} failed, ` +
+        `p50 ${percentile(pollLatencies, 50).toFixed(0)} ms, p99 ${percentile(pollLatencies, 99).toFixed(0)} ms, slowest ${Math.max(...pollLatencies).toFixed(0)} ms | ` +
         `${resident}; ${perStream} | ` +
         `p50 ${percentile(reach, 50).toFixed(0)} ms, p99 ${percentile(reach, 99).toFixed(0)} ms, slowest ${Math.max(...slowest).toFixed(0)} ms | ` +
-        `${dropped} dropped, ${missed} changes missed |`,
+        `${dropped.length} dropped${reasons(dropped.map((s) => s.droppedBecause!))}, ${missed} changes missed |`,
     );
     console.log(rows.at(-1));
+    // What the server said about it: its warnings and errors, each message once with its count.
+    const said = parseLogLines(vexil.output()).filter((line) => Number(line.level) >= 40);
+    console.log(reasons(said.map((line) => `${line.service ?? mode}: ${line.msg}`)) || "(no warnings logged)");
   } finally {
     for (const stream of streams) stream.close();
     await dispose();
@@ -170,7 +197,7 @@ console.log(
     `${new Date().toISOString()}; ${machine}; ${streamCount} streams on one client token, ${flags} flags, ${changes} changes, ${openConcurrency} opening at once`,
     `load average (1 min) before and after each mode: ${loads.map((l) => l.toFixed(1)).join(", ")}`,
     "",
-    "| mode | streams open | polls of /api/client/features while they opened | resident memory before → after; per open stream | a change reaching every stream | dropped |",
+    "| mode | streams open | polls of /api/client/features: idle; while the streams opened | resident memory before → after; per open stream | a change reaching every stream | dropped |",
     "|---|---|---|---|---|---|",
     ...rows,
   ].join("\n"),

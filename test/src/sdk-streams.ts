@@ -9,6 +9,8 @@ export class SdkStream {
   connectedAt: number | undefined;
   /** Set when the stream ended or failed before `close()`: the server dropped it. */
   droppedAt: number | undefined;
+  /** Why it was dropped: a status, a socket error, or the server ending it. */
+  droppedBecause: string | undefined;
   private closing = false;
   private tail = "";
   private readonly watched = new Map<string, number | undefined>();
@@ -67,6 +69,7 @@ export class SdkStream {
   private fail(reason: string): void {
     if (this.closing || this.droppedAt !== undefined) return;
     this.droppedAt = performance.now();
+    this.droppedBecause = reason;
     this.onFailed(this, reason);
   }
 }

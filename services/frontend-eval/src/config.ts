@@ -15,5 +15,11 @@ export const frontendEvalEnv = storelessPlatformEnv.extend({
   SDK_STREAMS_PER_TOKEN_LIMIT: z.coerce.number().int().min(1).default(10_000),
   /** New SDK streams started per second at most; a burst waits its turn so polls keep their share of the process. */
   SDK_STREAMS_ADMIT_PER_SECOND: z.coerce.number().int().min(1).default(1_000),
+  /** Bytes of changes an SDK stream may have waiting unsent before it is closed as stalled (its client stopped reading). */
+  SDK_STREAM_MAX_UNSENT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
 });
 export type FrontendEvalConfig = z.infer<typeof frontendEvalEnv>;

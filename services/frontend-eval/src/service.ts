@@ -26,7 +26,11 @@ export interface FrontendEvalDeps {
     Partial<
       Pick<
         FrontendEvalConfig,
-        "SDK_STREAMS_LIMIT" | "SDK_STREAMS_PER_TOKEN_LIMIT" | "SDK_STREAMS_ADMIT_PER_SECOND" | "UNLEASH_FRONTEND_API_ORIGINS"
+        | "SDK_STREAMS_LIMIT"
+        | "SDK_STREAMS_PER_TOKEN_LIMIT"
+        | "SDK_STREAMS_ADMIT_PER_SECOND"
+        | "SDK_STREAM_MAX_UNSENT_BYTES"
+        | "UNLEASH_FRONTEND_API_ORIGINS"
       >
     >;
   logger: Logger;
@@ -57,6 +61,8 @@ export async function createFrontendEvalService({
     maxStreams: settings.SDK_STREAMS_LIMIT,
     maxStreamsPerToken: settings.SDK_STREAMS_PER_TOKEN_LIMIT,
     admitPerSecond: settings.SDK_STREAMS_ADMIT_PER_SECOND,
+    maxUnsentBytes: settings.SDK_STREAM_MAX_UNSENT_BYTES,
+    logger: logger.child({ module: "streams" }),
   });
   // A revoked, narrowed or expired token loses its open streams at once, not at the next reconnect.
   const tokenChanges = sharedTokens.tokens.onChange(() => streams.revalidate((digest) => sharedTokens.tokens.grantFor(digest)));
@@ -65,6 +71,7 @@ export async function createFrontendEvalService({
   const usage = new UsageCounts({ bus: engines.bus, logger: logger.child({ module: "usage-counts" }) });
   const operations = registerFrontendEvalMetrics(metrics, {
     streamingConnections: () => streams.size,
+    stalledStreams: () => streams.stalled,
     revisions: () => snapshots.revisions(),
     ages: () => freshness.ages(),
     reasons: () => freshness.reasons(),

@@ -31,7 +31,11 @@ export interface SystemSettings {
     Partial<
       Pick<
         FrontendEvalConfig,
-        "SDK_STREAMS_LIMIT" | "SDK_STREAMS_PER_TOKEN_LIMIT" | "SDK_STREAMS_ADMIT_PER_SECOND" | "UNLEASH_FRONTEND_API_ORIGINS"
+        | "SDK_STREAMS_LIMIT"
+        | "SDK_STREAMS_PER_TOKEN_LIMIT"
+        | "SDK_STREAMS_ADMIT_PER_SECOND"
+        | "SDK_STREAM_MAX_UNSENT_BYTES"
+        | "UNLEASH_FRONTEND_API_ORIGINS"
       >
     >;
   /** Delivery settings; `allowPrivateUrls` also applies to admin unless its own setting says otherwise. */

@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTokenSecret, tokenDigest } from "@vexil/auth";
 import { createMemoryBus } from "@vexil/bus";
@@ -172,4 +173,88 @@ describe("SDK streams are admitted at a bounded rate", () => {
       expect(text).toMatch(/id: 2\nevent: unleash-(connected|updated)\ndata: .*"name":"b"/);
     }
   });
+});
+
+describe("an SDK stream whose client stops reading", () => {
+  const cache = createMemoryCache();
+  const bus = createMemoryBus();
+  const metrics = new Registry();
+  const token = createTokenSecret({ projects: ["*"], environment: "development" });
+  let service: VexilService;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    await publishTokenGrants(cache, bus, [
+      { digest: tokenDigest(token), tokenName: "t", type: "client", environment: "development", projects: ["*"], expiresAt: null },
+    ]);
+    await cache.setJson(cacheKeys.snapshotEnvironments, ["development"]);
+    await writeSnapshot(cache, "development", { revision: 1, features: [clientFeature("a")] });
+    service = await createFrontendEvalService({
+      engines: { cache, bus },
+      settings: { FRONTEND_API_ENABLED: true, SDK_STREAM_MAX_UNSENT_BYTES: 64 * 1024 },
+      logger,
+      metrics,
+    });
+    await service.start();
+    server = await listen(
+      withFastRoutes(createHttpApp({ logger, routers: [service.router] }), service.fastRoutes ?? [], { logger }),
+      0,
+      "127.0.0.1",
+    );
+  });
+  afterAll(async () => {
+    await server?.close();
+    await service?.stop();
+  });
+
+  it("is closed once more changes wait for it than allowed, while a stream that reads gets every change", async () => {
+    // A peer that sends its request and then reads nothing: the kernel's buffers fill, then the process's.
+    const stalled = connect(Number(new URL(server.url).port), "127.0.0.1");
+    stalled.write(`GET /api/client/streaming HTTP/1.1\r\nHost: x\r\nAuthorization: ${token}\r\n\r\n`);
+    stalled.pause();
+    const reading = await fetch(`${server.url}/api/client/streaming`, { headers: { authorization: token } });
+    const reader = reading.body!.getReader();
+    let received = "";
+    const readAll = (async () => {
+      const decoder = new TextDecoder();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        received += decoder.decode(value, { stream: true });
+      }
+    })();
+    await expect.poll(gauge).toBe("vexil_sdk_streaming_connections 2");
+
+    // Changes of about 256 kB each, until the stalled stream is closed (loopback buffers hold some MB).
+    const bulky = "x".repeat(256 * 1024);
+    const stalledCount = async () => (await metrics.getSingleMetricAsString("vexil_sdk_streams_stalled_total")).split("\n").at(-1);
+    let revision = 1;
+    while ((await stalledCount()) === "vexil_sdk_streams_stalled_total 0" && revision < 400) {
+      revision++;
+      await writeSnapshot(cache, "development", {
+        revision,
+        features: [clientFeature("a", { description: `${revision} ${bulky}` })],
+      });
+      bus.publish(topics.snapshotUpdated.of("development"), {
+        environment: "development",
+        revision,
+        previousRevision: revision - 1,
+        changedFeatures: ["a"],
+      });
+      await expect.poll(() => received.includes(`id: ${revision}\n`)).toBe(true);
+    }
+    expect(await stalledCount()).toBe("vexil_sdk_streams_stalled_total 1");
+    await expect.poll(gauge).toBe("vexil_sdk_streaming_connections 1");
+    // Once it reads again, the stalled peer finds its connection gone.
+    const ended = new Promise((resolve) => stalled.once("close", resolve));
+    stalled.resume();
+    await ended;
+
+    // The reading stream is untouched and got the last change.
+    expect(received).toContain(`id: ${revision}\nevent: unleash-updated`);
+    await reader.cancel();
+    await readAll;
+  });
+
+  const gauge = async () => (await metrics.getSingleMetricAsString("vexil_sdk_streaming_connections")).split("\n").at(-1);
 });

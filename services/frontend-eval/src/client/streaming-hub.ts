@@ -3,6 +3,7 @@ import type { TokenGrant } from "@vexil/auth";
 import type { DeltaEvent } from "@vexil/contracts";
 import { ServiceUnavailable, TooManyRequests } from "@vexil/errors";
 import { openEventStream } from "@vexil/http";
+import type { Logger } from "@vexil/logger";
 import type { EnvironmentSnapshot } from "../snapshots/environment-snapshot.js";
 import { eventsInScope, inScope, scopeKey, type FeatureScope } from "../snapshots/scope.js";
 
@@ -14,6 +15,11 @@ interface Connection {
   grant: TokenGrant;
   grantJson: string;
   expiry: NodeJS.Timeout | undefined;
+  /**
+   * Bytes this stream may hold unsent before it counts as stalled: its first message (shared, and
+   * as large as the flag set) plus the bound on changes, until the first message is out.
+   */
+  allowance: number;
 }
 
 /** What a refused stream is told to wait before trying again. */
@@ -83,6 +89,10 @@ export type StreamStart = () => { snapshot: EnvironmentSnapshot; missed: DeltaEv
  * New streams are admitted at a bounded rate (a token bucket): a burst of thousands waits its turn,
  * unanswered, instead of taking the event loop from the polls. A stream starts from the snapshot
  * current when it is admitted, and from bytes shared by every stream of its scope.
+ *
+ * A stream whose client stops reading is closed once more than `maxUnsentBytes` of changes wait
+ * for its socket: the process never holds an unbounded backlog for a stalled peer. Its SDK
+ * reconnects with `Last-Event-ID` and gets what it missed.
  */
 export class StreamingHub {
   private readonly byEnvironment = new Map<string, Set<Connection>>();
@@ -94,6 +104,7 @@ export class StreamingHub {
   private admissions: number;
   private refilledAt: number;
   private admitTimer: NodeJS.Timeout | undefined;
+  private stalledClosed = 0;
 
   constructor(
     private readonly options: {
@@ -108,6 +119,9 @@ export class StreamingHub {
       maxStreamsPerToken?: number;
       /** New streams admitted per second at most; a burst of a tenth of a second's worth goes at once. */
       admitPerSecond?: number;
+      /** Changes a stream may have waiting unsent (bytes, past its first message) before it is closed as stalled. */
+      maxUnsentBytes?: number;
+      logger?: Logger;
     } = {},
   ) {
     this.keepAlive = setInterval(() => this.broadcastComment(), options.keepAliveMs ?? 15_000);
@@ -130,6 +144,15 @@ export class StreamingHub {
 
   get size(): number {
     return this.open;
+  }
+
+  /** Streams closed so far because their client stopped reading. */
+  get stalled(): number {
+    return this.stalledClosed;
+  }
+
+  private get maxUnsentBytes(): number {
+    return this.options.maxUnsentBytes ?? 1024 * 1024;
   }
 
   connect(
@@ -162,7 +185,15 @@ export class StreamingHub {
       throw new ServiceUnavailable(`This process has ${this.open} streams open, the most it takes; try again later`, retryAfterSeconds);
     }
     // Counted from the request on, admitted or still waiting: the bounds hold for the queue too.
-    const connection: Connection = { res, scope, scopeKey: scopeKey(scope), grant, grantJson: JSON.stringify(grant), expiry: undefined };
+    const connection: Connection = {
+      res,
+      scope,
+      scopeKey: scopeKey(scope),
+      grant,
+      grantJson: JSON.stringify(grant),
+      expiry: undefined,
+      allowance: this.maxUnsentBytes,
+    };
     let set = this.byEnvironment.get(environment);
     if (!set) this.byEnvironment.set(environment, (set = new Set()));
     const streams = set;
@@ -186,11 +217,16 @@ export class StreamingHub {
       }
       const { snapshot, missed } = begin;
       openEventStream(req, res, this.options.reconnectMs ?? 1000);
+      let first: Buffer;
       if (missed === undefined) {
-        res.write(connectedMessage(snapshot, scope, connection.scopeKey));
+        first = connectedMessage(snapshot, scope, connection.scopeKey);
       } else {
         const events = eventsInScope(scope, missed);
-        res.write(events.length > 0 ? sseMessage(snapshot.revision, "unleash-updated", JSON.stringify({ events })) : upToDateComment);
+        first = events.length > 0 ? sseMessage(snapshot.revision, "unleash-updated", JSON.stringify({ events })) : upToDateComment;
+      }
+      if (!res.write(first)) {
+        connection.allowance += first.length;
+        res.once("drain", () => (connection.allowance = this.maxUnsentBytes));
       }
       streams.add(connection);
       this.scheduleExpiry(connection);
@@ -275,6 +311,7 @@ export class StreamingHub {
     const connections = this.byEnvironment.get(snapshot.environment);
     if (!connections || connections.size === 0 || changes.length === 0) return;
     const messages = new Map<string, Buffer | null>();
+    const stalled: Connection[] = [];
     for (const connection of connections) {
       let message = messages.get(connection.scopeKey);
       if (message === undefined) {
@@ -282,8 +319,30 @@ export class StreamingHub {
         message = events.length > 0 ? sseMessage(snapshot.revision, "unleash-updated", JSON.stringify({ events })) : null;
         messages.set(connection.scopeKey, message);
       }
-      if (message) connection.res.write(message);
+      if (message) this.send(connection, message, stalled);
     }
+    this.closeStalled(stalled);
+  }
+
+  /** Writes `message` unless the stream already holds more unsent than it may: then it joins `stalled`. */
+  private send(connection: Connection, message: Buffer, stalled: Connection[]): void {
+    if (connection.res.writableLength > connection.allowance) stalled.push(connection);
+    else connection.res.write(message);
+  }
+
+  private closeStalled(stalled: Connection[]): void {
+    if (stalled.length === 0) return;
+    for (const connection of stalled) {
+      clearTimeout(connection.expiry);
+      for (const set of this.byEnvironment.values()) set.delete(connection);
+      // Nothing more can reach a peer that reads nothing: the socket goes, and with it what it held.
+      connection.res.destroy();
+    }
+    this.stalledClosed += stalled.length;
+    this.options.logger?.warn(
+      { closed: stalled.length, closedSoFar: this.stalledClosed, maxUnsentBytes: this.maxUnsentBytes },
+      "closed SDK streams whose clients stopped reading (more changes waiting unsent than allowed); their SDKs reconnect and resume from their last event",
+    );
   }
 
   close(): void {
@@ -300,6 +359,8 @@ export class StreamingHub {
   }
 
   private broadcastComment(): void {
-    for (const set of this.byEnvironment.values()) for (const { res } of set) res.write(keepAliveComment);
+    const stalled: Connection[] = [];
+    for (const set of this.byEnvironment.values()) for (const connection of set) this.send(connection, keepAliveComment, stalled);
+    this.closeStalled(stalled);
   }
 }

@@ -1,5 +1,5 @@
 import type { SnapshotUpdated } from "@vexil/contracts";
-import { Gauge, Histogram, type Registry } from "@vexil/metrics";
+import { Counter, Gauge, Histogram, type Registry } from "@vexil/metrics";
 import { degradedReasons, type DegradedReason } from "../snapshots/snapshot-freshness.js";
 
 /**
@@ -11,6 +11,7 @@ export function registerFrontendEvalMetrics(
   registry: Registry,
   sources: {
     streamingConnections(): number;
+    stalledStreams(): number;
     revisions(): Array<[environment: string, revision: number]>;
     ages(): Array<[environment: string, seconds: number]>;
     reasons(): Array<{ reason: DegradedReason }>;
@@ -23,6 +24,15 @@ export function registerFrontendEvalMetrics(
     registers: [registry],
     collect() {
       this.set(sources.streamingConnections());
+    },
+  });
+  new Counter({
+    name: "vexil_sdk_streams_stalled_total",
+    help: "SDK streams closed because their client stopped reading (more changes waiting unsent than SDK_STREAM_MAX_UNSENT_BYTES)",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(sources.stalledStreams());
     },
   });
   new Gauge({
