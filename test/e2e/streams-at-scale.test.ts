@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestSystem, type TestSystem } from "../src/harness.js";
+import { clusterAvailable, startTestSystem, type TestSystem } from "../src/harness.js";
 import { openSdkStreams, type SdkStream } from "../src/sdk-streams.js";
 
 /**
- * Hundreds of SDK streams opened at once, in single mode: polls
+ * Hundreds of SDK streams opened at once, in single mode and through the cluster gateway: polls
  * keep being answered while they open, every stream gets every change, and none is dropped.
  * `npm run bench:streams` does the same with ten thousand and reports the figures.
  */
 const streamCount = 500;
 
-// Cluster mode is not here yet: at 10,000 streams the gateway path drops most of them (test/bench/README.md).
-describe.each([["single", true]] as const)(`%s mode: ${streamCount} streams at once`, (mode, available) => {
+describe.each([
+  ["single", true],
+  ["cluster", await clusterAvailable("SDK streams through the cluster gateway")],
+] as const)(`%s mode: ${streamCount} streams at once`, (mode, available) => {
   let vexil: TestSystem;
   let streams: SdkStream[] = [];
   beforeAll(async () => {
