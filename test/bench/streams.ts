@@ -35,13 +35,16 @@ const changes = Number(process.env.BENCH_CHANGES ?? 5);
 const flags = Number(process.env.BENCH_FLAGS ?? 200);
 const openConcurrency = Number(process.env.BENCH_OPEN_CONCURRENCY ?? 500);
 
-// Each stream is a socket here and one (single) or two (cluster: gateway and frontend-eval) in the server.
+// Each stream is a socket here and one (single) or two (cluster: to the client and to frontend-eval) in the gateway.
 const fdLimit = Number(execFileSync("sh", ["-c", "ulimit -n"], { encoding: "utf8" }).trim());
 if (streamCount + 1_000 > fdLimit) {
   throw new Error(
     `BENCH_STREAMS=${streamCount} needs more than this shell's ${fdLimit} file descriptors (ulimit -n); raise it or open fewer`,
   );
 }
+/** Streams one mode opens: in cluster mode as many as the gateway's descriptors allow, two per stream. */
+const streamsFor = (mode: "single" | "cluster") =>
+  mode === "single" ? streamCount : Math.min(streamCount, Math.floor((fdLimit - 1_000) / 2));
 
 /**
  * Polls `/api/client/features` one after another (100 ms apart) until stopped: how long each waited
@@ -136,7 +139,8 @@ for (const mode of modes) {
     const idlePolls = (await pollWhile(vexil.url, 20).done).latencies;
     const polls = pollWhile(vexil.url);
     const openStarted = performance.now();
-    const opened = await openSdkStreams(vexil.url, tokens.client, streamCount, openConcurrency);
+    const count = streamsFor(mode);
+    const opened = await openSdkStreams(vexil.url, tokens.client, count, openConcurrency);
     const openSeconds = (performance.now() - openStarted) / 1000;
     const { latencies: pollLatencies, failed: pollsFailed } = await polls.stop();
     streams = opened.streams;
@@ -165,7 +169,7 @@ for (const mode of modes) {
     }
     const dropped = streams.filter((s) => s.droppedAt !== undefined && s.connectedAt !== undefined);
     loads.push(loadavg()[0]!);
-    const open = streamCount - opened.failures.length;
+    const open = count - opened.failures.length;
     const perStream = Object.entries(after)
       .map(([name, mib]) => `${name} ${(((mib - (before[name] ?? 0)) * 1024) / open).toFixed(1)} KiB`)
       .join(", ");
@@ -173,7 +177,7 @@ for (const mode of modes) {
       .map(([name, mib]) => `${name} ${before[name]} → ${mib} MiB`)
       .join(", ");
     rows.push(
-      `| ${mode} | ${open} of ${streamCount} in ${openSeconds.toFixed(1)} s${reasons(opened.failures)} | ` +
+      `| ${mode} | ${open} of ${count} in ${openSeconds.toFixed(1)} s${reasons(opened.failures)} | ` +
         `idle: p50 ${percentile(idlePolls, 50).toFixed(0)} ms; during: ${pollLatencies.length} answered, ${pollsFailed} failed, ` +
         `p50 ${percentile(pollLatencies, 50).toFixed(0)} ms, p99 ${percentile(pollLatencies, 99).toFixed(0)} ms, slowest ${Math.max(...pollLatencies).toFixed(0)} ms | ` +
         `${resident}; ${perStream} | ` +
@@ -183,7 +187,10 @@ for (const mode of modes) {
     console.log(rows.at(-1));
     // What the server said about it: its warnings and errors, each message once with its count.
     const said = parseLogLines(vexil.output()).filter((line) => Number(line.level) >= 40);
-    console.log(reasons(said.map((line) => `${line.service ?? mode}: ${line.msg}`)) || "(no warnings logged)");
+    console.log(
+      reasons(said.map((line) => `${line.service ?? mode}: ${line.msg}${line.err?.code ? ` (${line.err.code})` : ""}`)) ||
+        "(no warnings logged)",
+    );
   } finally {
     for (const stream of streams) stream.close();
     await dispose();
@@ -194,7 +201,7 @@ const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem()
 console.log(
   [
     "",
-    `${new Date().toISOString()}; ${machine}; ${streamCount} streams on one client token, ${flags} flags, ${changes} changes, ${openConcurrency} opening at once`,
+    `${new Date().toISOString()}; ${machine}; ${streamCount} streams on one client token (cluster mode: ${streamsFor("cluster")}, the gateway holding two descriptors each of its ${fdLimit}), ${flags} flags, ${changes} changes, ${openConcurrency} opening at once`,
     `load average (1 min) before and after each mode: ${loads.map((l) => l.toFixed(1)).join(", ")}`,
     "",
     "| mode | streams open | polls of /api/client/features: idle; while the streams opened | resident memory before → after; per open stream | a change reaching every stream | dropped |",

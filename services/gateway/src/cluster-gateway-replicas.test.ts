@@ -1,4 +1,5 @@
 import { request } from "node:http";
+import { createServer, type Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RunningServer } from "@vexil/http";
 import { createLogger } from "@vexil/logger";
@@ -169,5 +170,74 @@ describe("the cluster gateway's streams end with their client", () => {
     expect(replica.received.filter((r) => r.url === "/api/client/streaming")).toHaveLength(0);
     expect(replica.open).toBe(0);
     await vi.waitFor(async () => expect(await gatewayConnections(gateway)).toBe(0), 5000);
+  });
+});
+
+describe("the cluster gateway's kept-alive upstream connections", () => {
+  /**
+   * A replica that keeps connections alive, then closes one as the next request arrives on it: as
+   * a process does whose idle timeout fires just as the connection is reused.
+   */
+  async function replicaClosingReusedConnections() {
+    const requests: Array<{ path: string; onConnection: number }> = [];
+    const sockets = new Set<Socket>();
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      socket.once("close", () => sockets.delete(socket));
+      let onConnection = 0;
+      let pending = "";
+      socket.on("data", (chunk: Buffer) => {
+        pending += chunk.toString("latin1");
+        let end: number;
+        while ((end = pending.indexOf("\r\n\r\n")) >= 0) {
+          const path = pending.slice(0, end).split(" ")[1] ?? "";
+          pending = pending.slice(end + 4);
+          onConnection++;
+          requests.push({ path, onConnection });
+          if (path !== "/ready" && onConnection > 1) return void socket.destroy();
+          const body = path === "/ready" ? "" : JSON.stringify({ replica: "fe-1", url: path });
+          socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    const replica = {
+      url: `http://127.0.0.1:${port}`,
+      requests,
+      close: () =>
+        new Promise<void>((resolve) => {
+          for (const socket of sockets) socket.destroy();
+          server.close(() => resolve());
+        }),
+    };
+    running.push(replica);
+    return replica;
+  }
+
+  it("sends a request again on a new connection when its kept-alive one was closed as it was reused, and keeps the replica", async () => {
+    const replica = await replicaClosingReusedConnections();
+    const admin = await standIn("admin");
+    const signals = await standIn("signal-ingest");
+    running.push(admin, signals);
+    const gateway = await startClusterGateway(
+      {
+        addresses: { admin: [admin.url], "frontend-eval": [replica.url], "signal-ingest": [signals.url] },
+        port: 0,
+        host: "127.0.0.1",
+        probes: { probeEveryMs: 50 },
+      },
+      logger,
+    );
+    running.push(gateway);
+    for (let i = 0; i < 4; i++) {
+      const res = await fetch(`${gateway.url}/api/client/features?n=${i}`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ url: `/api/client/features?n=${i}` });
+    }
+    const sdkRequests = replica.requests.filter((r) => r.path !== "/ready");
+    // Each later request reached a kept-alive connection first (which closed), then a new one: the one replica was never taken out.
+    expect(sdkRequests.filter((r) => r.onConnection > 1).length).toBeGreaterThan(0);
+    expect(sdkRequests.filter((r) => r.onConnection === 1)).toHaveLength(4);
   });
 });

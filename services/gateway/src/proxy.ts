@@ -1,4 +1,4 @@
-import type { ClientRequest, IncomingMessage, ServerResponse } from "node:http";
+import { Agent, type ClientRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import express, { type Router } from "express";
 import { createProxyMiddleware } from "http-proxy-middleware";
@@ -33,6 +33,10 @@ interface Attempt {
   current: Replica;
   firstTriedAt: number;
   clientForwarded: Array<string | string[] | undefined>;
+  /** The try now went out on a kept-alive connection, which the replica may have closed as it was reused. */
+  reusedConnection: boolean;
+  /** A try on a kept-alive connection failed already: the next failure counts against the replica. */
+  retriedStale: boolean;
 }
 
 /**
@@ -44,6 +48,11 @@ interface Attempt {
  *   error shape (it may have reached the replica). With no replica left: 503 `NotReady`.
  * - The upstream request lives exactly as long as the client's: a client that goes away at any
  *   moment (before the replica answered, mid-stream) ends it, so nothing is left open upstream.
+ * - Upstream connections are kept alive between requests (one agent per surface): a poll does not
+ *   pay a TCP connect each time, nor wait behind thousands of stream connects in the replica's
+ *   accept queue. A request whose kept-alive connection turns out closed goes again once on a new
+ *   connection, without counting against the replica. A stream has a connection of its own, closed
+ *   with it (`Connection: close`), so that a stream the gateway cuts ends cleanly for the SDK.
  * - Streams follow their replica's life: when it dies mid-response, or stops being ready, the
  *   client's stream is cut at once (an SDK then reconnects, and lands on a live replica), and a
  *   stream request arriving while no replica can take it waits for one (up to 30 s) instead of
@@ -62,6 +71,7 @@ export function createProxyRouter(pools: ServicePools, logger: Logger): Router {
 
   for (const service of new Set(publicRoutes.map((r) => r.service))) {
     const pool = pools[service];
+    const agent = new Agent({ keepAlive: true, maxFreeSockets: 256 });
     const prefixes = publicRoutes.filter((r) => r.service === service).map((r) => r.prefix);
     const owns = (path: string) => prefixes.some((p) => path === p || path.startsWith(`${p}/`));
 
@@ -76,11 +86,13 @@ export function createProxyRouter(pools: ServicePools, logger: Logger): Router {
         current: replica,
         firstTriedAt: Date.now(),
         clientForwarded: forwardedHeaders.map((h) => req.headers[h]),
+        reusedConnection: false,
+        retriedStale: false,
       };
       next.current = replica;
       if (attempt) restoreForwarded(req, attempt.clientForwarded);
       attempts.set(req, next);
-      void proxy(req as express.Request, res as express.Response, () => res.destroy());
+      void (isStream(req) ? streamProxy : proxy)(req as express.Request, res as express.Response, () => res.destroy());
     };
 
     const unavailable = (req: IncomingMessage, res: ServerResponse, attempt: Attempt | undefined) => {
@@ -98,7 +110,7 @@ export function createProxyRouter(pools: ServicePools, logger: Logger): Router {
       res.end(JSON.stringify(error.toBody()));
     };
 
-    const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
+    const proxyOptions: Parameters<typeof createProxyMiddleware<IncomingMessage, ServerResponse>>[0] = {
       router: (req) => attempts.get(req)!.current.url,
       // Only for the balancer's own `send`: paths are checked before.
       pathFilter: () => true,
@@ -106,7 +118,12 @@ export function createProxyRouter(pools: ServicePools, logger: Logger): Router {
       // SSE streams must not be buffered or cut by the proxy.
       proxyTimeout: 0,
       on: {
-        proxyReq: (proxyReq, req, res) => endWithClient(proxyReq, req, res as ServerResponse),
+        proxyReq: (proxyReq, req, res) => {
+          const attempt = attempts.get(req);
+          // The agent hands out a kept-alive connection synchronously, as the request is made.
+          if (attempt) attempt.reusedConnection = proxyReq.reusedSocket;
+          endWithClient(proxyReq, req, res as ServerResponse);
+        },
         proxyRes: (proxyRes, req, res) => {
           proxyRes.once("close", () => {
             if (!proxyRes.complete) res.destroy();
@@ -125,6 +142,12 @@ export function createProxyRouter(pools: ServicePools, logger: Logger): Router {
           const attempt = attempts.get(req);
           const code = (err as NodeJS.ErrnoException).code ?? "";
           if (attempt && unreachableCodes.has(code)) {
+            if (attempt.reusedConnection && !attempt.retriedStale && isIdempotent(req)) {
+              // The replica closed an idle connection as it was being reused: that says nothing of the replica.
+              attempt.retriedStale = true;
+              attempt.tried.delete(attempt.current);
+              return send(req, res, attempt);
+            }
             pool.unreachable(attempt.current, code);
             // Nothing was answered yet: another replica may take a request that cannot change anything twice.
             if (isIdempotent(req)) return send(req, res, attempt);
@@ -135,7 +158,10 @@ export function createProxyRouter(pools: ServicePools, logger: Logger): Router {
           res.end(JSON.stringify(error.toBody()));
         },
       },
-    });
+    };
+    const proxy = createProxyMiddleware({ ...proxyOptions, agent });
+    // No agent: http-proxy then asks for `Connection: close`, and passes it on to the client.
+    const streamProxy = createProxyMiddleware(proxyOptions);
     router.use((req, res, next) => (owns(req.path) ? send(req, res, undefined) : next()));
   }
   return router;
