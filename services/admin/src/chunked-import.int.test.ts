@@ -181,4 +181,35 @@ describe.each(kinds)("a chunked flag import: $name", (kind) => {
     expect(createdOnce).toHaveLength(1000);
     expect(await eventsOf(admin1.deps, "features-imported")).toHaveLength(3);
   });
+
+  it("a different import replaces one that stopped with an error, and starts from its first chunk", async () => {
+    const progress = createImportProgressStore(engine);
+    const stoppedAt = new Date();
+    // What a run stopped by an error leaves: its record marked interrupted, with the reason.
+    await engine.withTransaction((session) =>
+      progress.put(
+        {
+          _id: "default",
+          importId: "stopped-run",
+          environment,
+          digest: "of another body",
+          state: "interrupted",
+          chunks: [["gone-0000"], ["gone-0001"]],
+          chunksDone: 1,
+          startedBy: "admin",
+          startedAt: stoppedAt,
+          progressAt: stoppedAt,
+          finishedAt: null,
+          stoppedBecause: "The store stayed busy",
+          resumes: 0,
+        },
+        session,
+      ),
+    );
+    await admin1.deps.exportImport.importer.import(bigImport("next", 250), admin);
+    const record = await progress.get("default");
+    expect(record).toMatchObject({ state: "complete", chunksDone: 2, resumes: 0, stoppedBecause: null });
+    expect(record!.importId).not.toBe("stopped-run");
+    expect(await flagsNamed(admin1.deps, "next")).toHaveLength(250);
+  });
 });
