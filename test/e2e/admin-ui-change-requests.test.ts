@@ -6,7 +6,7 @@ import { startTestSystem, type TestSystem } from "../src/harness.js";
 
 type StoredRequest = { state: string; comments?: { text: string }[]; schedule?: { scheduledAt: string } };
 
-/** Moves on change requests in a real browser: comment, approve, schedule, reject, and the author's cancel. */
+/** Moves on change requests in a real browser: the reviewer's notice, comment, approve, schedule, reject, and the author's cancel. */
 describe.skipIf(!chromiumAvailable)("reviewing change requests in the admin web UI", () => {
   let vexil: TestSystem;
   let browser: Browser;
@@ -36,7 +36,7 @@ describe.skipIf(!chromiumAvailable)("reviewing change requests in the admin web 
   }
 
   it.each(["default", "orders"])(
-    "in %s a reviewer comments, approves and schedules one request, rejects another, and its author cancels a third",
+    "in %s a reviewer is told a request waits, comments, approves and schedules it, rejects another, and its author cancels a third",
     async (project) => {
       const flag = `${project}-express-shipping`;
       await vexil.expectStatus(`/api/admin/projects/${project}/features`, { method: "POST", body: { name: flag } }, 201);
@@ -54,12 +54,19 @@ describe.skipIf(!chromiumAvailable)("reviewing change requests in the admin web 
       };
 
       const first = await proposal(project, flag);
-      await open(first);
+      // Whatever screen the reviewer is on, a notice says the request waits for them and links to it.
+      await page.goto(`${vexil.url}/projects`);
+      const notice = page.getByRole("status").filter({ hasText: "waits for your review" });
+      await notice.getByRole("link", { name: new RegExp(`^#${first}\\b.* in ${project} \\(production\\)$`) }).click();
+      await page.getByRole("heading", { name: `Change request #${first}` }).waitFor();
+      await expectAccessible(page, "the notice of a change request waiting for review");
       await page.getByLabel("Comment (optional)").fill("Ships with the winter release.");
       await page.getByRole("button", { name: "Add comment" }).click();
       await page.getByRole("region", { name: "Comments" }).getByText("Ships with the winter release.").waitFor();
       await page.getByRole("button", { name: "Approve" }).click();
       await page.locator(".badge", { hasText: "Approved" }).waitFor();
+      // Reviewed: the notice goes.
+      await notice.waitFor({ state: "detached" });
 
       await page.getByLabel("Apply at").fill("2030-01-15T09:30");
       await page.getByLabel("Comment (optional)").fill("After the code freeze.");

@@ -17,6 +17,7 @@ const globalScreens: Array<[string, string]> = [
   ["/", "Projects"],
   ["/projects", "Projects"],
   ["/flags", "All flags"],
+  ["/flag-types", "Flag types"],
   ["/account", "Your account"],
   ["/playground", "Playground"],
   ["/segments", "Segments"],
@@ -55,7 +56,8 @@ const focusShown = (page: Page) =>
 async function openScreen(page: Page, url: string, screen: string, heading: string): Promise<void> {
   await page.goto(`${url}${screen}`);
   await page.getByRole("heading", { level: 1, name: heading }).waitFor();
-  await page.getByText("Loading…").waitFor({ state: "detached" });
+  // Read: no skeleton stands in for a list any more.
+  await expect.poll(() => page.getByRole("status", { name: "Loading" }).count()).toBe(0);
 }
 
 async function checkScreen(page: Page, url: string, screen: string, heading: string): Promise<void> {

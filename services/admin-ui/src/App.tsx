@@ -29,6 +29,7 @@ const ChangeRequestPage = lazy(() =>
 );
 const PlaygroundPage = lazy(() => import("./pages/playground/PlaygroundPage.js").then((m) => ({ default: m.PlaygroundPage })));
 const FlagsOverviewPage = lazy(() => import("./pages/flags/FlagsOverviewPage.js").then((m) => ({ default: m.FlagsOverviewPage })));
+const FlagTypesPage = lazy(() => import("./pages/flags/FlagTypesPage.js").then((m) => ({ default: m.FlagTypesPage })));
 const FlagPage = lazy(() => import("./pages/flag/FlagPage.js").then((m) => ({ default: m.FlagPage })));
 const ProjectPage = lazy(() => import("./pages/project/ProjectPage.js").then((m) => ({ default: m.ProjectPage })));
 
@@ -47,6 +48,7 @@ export function App() {
           <Route path="/projects/:projectId/change-requests/:id" component={ChangeRequestPage} />
           <Route path="/projects/:projectId/:tab?" component={ProjectPage} />
           <Route path="/flags" component={FlagsOverviewPage} />
+          <Route path="/flag-types" component={FlagTypesPage} />
           <Route path="/account" component={AccountPage} />
           <Route path="/playground" component={PlaygroundPage} />
           <Route path="/segments" component={SegmentsPage} />

@@ -12,6 +12,7 @@ export function keysShowing(event: Pick<EventEntry, "type" | "project" | "featur
   // Group changes and single sign-on (which adds members) show on the groups screen.
   if (event.type.startsWith("group") || event.type.startsWith("user")) shown.push(keys.groups);
   if (event.type.startsWith("setting")) shown.push(keys.samlSettings);
+  if (event.type.startsWith("change-request")) shown.push(keys.changeRequestsToReview);
   if (event.project) {
     const project = event.project;
     shown.push(

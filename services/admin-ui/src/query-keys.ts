@@ -20,6 +20,8 @@ export const keys = {
   archive: (projectId: string) => ["archive", projectId],
   changeRequests: (projectId: string) => ["change-requests", projectId],
   changeRequest: (projectId: string, id: number) => ["change-requests", projectId, id],
+  /** Every project's change requests waiting for the signed-in person's review. */
+  changeRequestsToReview: ["change-requests-to-review"],
   actionSets: (projectId: string) => ["action-sets", projectId],
   actionSetEvents: (projectId: string, id: number) => ["action-sets", projectId, id, "events"],
   actionSetChoices: (projectId: string) => ["action-set-choices", projectId],

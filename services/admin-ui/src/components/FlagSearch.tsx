@@ -18,12 +18,13 @@ const noFilters: FlagFilters = { project: "", type: "", state: "", tag: "" };
 /**
  * A list of flags searched, filtered and paged by the server (`GET /api/admin/search/features`), so a
  * project of thousands stays quick: the typed text, the filters, the page and its size, and the answer.
- * `key` is the query key the list is kept under (a project's flags, or every project's).
+ * `key` is the query key the list is kept under (a project's flags, or every project's); `initial`
+ * filters come from a link (`/flags?type=experiment`).
  */
-export function useFlagSearch(key: QueryKey, scope: { project?: string } = {}) {
+export function useFlagSearch(key: QueryKey, scope: { project?: string } = {}, initial: Partial<FlagFilters> = {}) {
   const [text, setText] = useState("");
   const query = useDeferredValue(text.trim());
-  const [filters, setFilters] = useState<FlagFilters>(noFilters);
+  const [filters, setFilters] = useState<FlagFilters>(() => ({ ...noFilters, ...initial }));
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState(50);
   const project = scope.project ?? filters.project;

@@ -5,6 +5,7 @@ import { Link, useLocation, useRoute } from "wouter";
 import { useLiveUpdates } from "../live-updates.js";
 import { useDefaultPassword } from "../session.js";
 import { navigation } from "./navigation.js";
+import { ReviewNotice } from "./ReviewNotice.js";
 import { ThemeToggle } from "./ThemeToggle.js";
 
 const CommandMenu = lazy(() => import("./CommandMenu.js"));
@@ -129,6 +130,7 @@ export function Layout({ me, children }: { me: CurrentUser; children: ReactNode 
               You signed in with the first-start password, which everyone knows. <Link href="/account">Change it now</Link>.
             </div>
           )}
+          <ReviewNotice me={me} />
           <main id="main" tabIndex={-1}>
             {children}
           </main>

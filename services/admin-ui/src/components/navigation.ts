@@ -4,6 +4,7 @@ export const navigation: Array<{ group: string; links: Array<[href: string, labe
     group: "Flags",
     links: [
       ["/flags", "All flags"],
+      ["/flag-types", "Flag types"],
       ["/playground", "Playground"],
     ],
   },

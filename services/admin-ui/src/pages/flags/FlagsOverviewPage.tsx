@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { Link } from "wouter";
+import { Link, useSearch } from "wouter";
 import { Pager } from "../../components/DataTable.js";
 import { FlagSearchFields, useFlagSearch } from "../../components/FlagSearch.js";
 import { ErrorNote, SelectField } from "../../components/forms.js";
@@ -10,7 +10,8 @@ import { keys } from "../../query-keys.js";
 
 /** Every project's flags in one list, searched, filtered and paged by the server's search. */
 export function FlagsOverviewPage() {
-  const search = useFlagSearch(keys.flagSearch);
+  const linked = new URLSearchParams(useSearch());
+  const search = useFlagSearch(keys.flagSearch, {}, { type: linked.get("type") ?? "", state: linked.get("state") ?? "" });
   const { flags } = search;
   const projects = useQuery(projectsQuery);
   const projectName = new Map(projects.data?.projects.map((p) => [p.id, p.name]));
