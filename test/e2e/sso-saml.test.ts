@@ -213,21 +213,24 @@ describe.skipIf(!chromiumAvailable || !simpleSamlPhpAvailable)("SAML sign-in", (
   it("refuses forged, wrong-audience, expired, replayed, unsigned and wrapped answers with a page and an event, creating nothing", async () => {
     const acsUrl = `${vexil.url}/auth/saml/callback`;
     const idpKey = { privateKey: idp.privateKey, certificate: idp.certificate };
+    // Posted as the IdP's page posts it: a cross-site urlencoded form, here with a session cookie of the browser's along,
+    // and the cookie that binds the latest sign-in this "browser" started to it.
+    const { key: otherKey, cert: otherCert } = await selfSignedPair(keys, "forger", idpHost);
+    const browserCookie = await loginCookie();
+    let bindingCookie = "";
     /** Starts a sign-in as a browser would and answers the fields of a reply to it. */
     const started = async (email: string): Promise<AnswerFields> => {
       const res = await vexil.api("/auth/saml/login?redirect=/", { token: null, redirect: "manual" });
       expect(res.status).toBe(302);
+      bindingCookie = res.headers.get("set-cookie")!.split(";")[0]!;
       return { issuer: idp.entityId, acsUrl, audience: vexil.url, inResponseTo: requestIdOf(res.headers.get("location")!), email };
     };
-    // Posted as the IdP's page posts it: a cross-site urlencoded form, here with a session cookie of the browser's along.
-    const { key: otherKey, cert: otherCert } = await selfSignedPair(keys, "forger", idpHost);
-    const browserCookie = await loginCookie();
     const post = (xml: string) =>
       vexil.api("/auth/saml/callback", {
         method: "POST",
         token: null,
         redirect: "manual",
-        headers: { "content-type": "application/x-www-form-urlencoded", origin: idp.url, cookie: browserCookie },
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: idp.url, cookie: `${browserCookie}; ${bindingCookie}` },
         body: new URLSearchParams({ SAMLResponse: Buffer.from(xml).toString("base64"), RelayState: "/projects/payments" }).toString(),
       });
 
@@ -237,7 +240,7 @@ describe.skipIf(!chromiumAvailable || !simpleSamlPhpAvailable)("SAML sign-in", (
     const ok = await post(accepted);
     expect(ok.status, await ok.clone().text()).toBe(303);
     expect(ok.headers.get("location")).toBe("/projects/payments");
-    expect(ok.headers.get("set-cookie")).toMatch(/^vexil-session=/);
+    expect(ok.headers.get("set-cookie")).toMatch(/vexil-session=/);
 
     const usersBefore = JSON.stringify((await vexil.expectStatus("/api/admin/user-admin", undefined, 200)).users);
     const refusalsBefore = (await eventsOf("sso-sign-in-refused")).length;
@@ -295,7 +298,7 @@ describe.skipIf(!chromiumAvailable || !simpleSamlPhpAvailable)("SAML sign-in", (
       const page = await res.text();
       expect(res.status, `${name}: ${page}`).toBe(400);
       expect(page, name).toContain("Sign-in refused");
-      expect(res.headers.get("set-cookie"), name).toBeNull();
+      expect(res.headers.get("set-cookie"), name).not.toMatch(/vexil-session=/);
     }
     expect(JSON.stringify((await vexil.expectStatus("/api/admin/user-admin", undefined, 200)).users)).toBe(usersBefore);
     const refusals = (await eventsOf("sso-sign-in-refused")).slice(0, (await eventsOf("sso-sign-in-refused")).length - refusalsBefore);
@@ -303,6 +306,57 @@ describe.skipIf(!chromiumAvailable || !simpleSamlPhpAvailable)("SAML sign-in", (
     for (const refusal of refusals) expect(["invalid-response", "replayed"]).toContain(refusal.data.reason);
     expect(JSON.stringify(refusals)).not.toMatch(/SAMLResponse|Signature|BEGIN/);
   }, 120_000);
+
+  it("refuses an answer to another browser's sign-in (login CSRF) with a page and an event, opening no session", async () => {
+    const acsUrl = `${vexil.url}/auth/saml/callback`;
+    // Someone signs in at the IdP in their own browser and keeps the answer instead of letting it reach Vexil.
+    const attacker = await browser.newContext();
+    const attackerPage = await attacker.newPage();
+    let answer: string | undefined;
+    await attackerPage.route(acsUrl, async (route) => {
+      answer = route.request().postData() ?? undefined;
+      await route.abort();
+    });
+    await attackerPage.goto(`${vexil.url}/auth/saml/login?redirect=/projects/payments`);
+    await attackerPage.locator("input[name=username]").fill("ann");
+    await attackerPage.locator("input[name=password]").fill("ann-pass-1");
+    await attackerPage.locator("#submit_button").click();
+    await expect.poll(() => answer).toBeDefined();
+    await attacker.close();
+
+    // Another browser, with a sign-in of its own under way, is made to post that answer from another site.
+    const victim = await browser.newContext();
+    const page = await victim.newPage();
+    await page.goto(`${vexil.url}/auth/saml/login`);
+    await page.waitForURL((url) => url.hostname === idpHost);
+    const refusalsBefore = (await eventsOf("sso-sign-in-refused")).length;
+    const answered = page.waitForResponse((res) => res.url() === acsUrl);
+    await page.evaluate(
+      ({ action, fields }) => {
+        const form = document.createElement("form");
+        form.method = "POST";
+        form.action = action;
+        for (const [name, value] of Object.entries(fields)) {
+          const input = document.createElement("input");
+          input.type = "hidden";
+          input.name = name;
+          input.value = value;
+          form.append(input);
+        }
+        document.body.append(form);
+        form.submit();
+      },
+      { action: acsUrl, fields: Object.fromEntries(new URLSearchParams(answer!)) },
+    );
+    expect((await answered).status()).toBe(400);
+    await page.getByRole("heading", { name: "Sign-in refused" }).waitFor();
+    expect(await page.getByRole("status").innerText()).toContain("started in another browser");
+    expect(await sessionCookie(page)).toBeUndefined();
+    const refusals = await eventsOf("sso-sign-in-refused");
+    expect(refusals.length).toBe(refusalsBefore + 1);
+    expect(refusals.map((e) => e.data)).toContainEqual({ provider: "saml", reason: "other-browser" });
+    await victim.close();
+  }, 90_000);
 
   it("serves the groups API and a project's group access", async () => {
     const created = await vexil.expectStatus("/api/admin/groups", { method: "POST", body: { name: "temporary", mappingsSSO: [] } }, 201);

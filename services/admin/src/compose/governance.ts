@@ -107,7 +107,7 @@ export async function createGovernanceSlice({
   });
   const saml = new SamlSettingsService({ settings: await createSamlSettingsStore(store, secrets), unitOfWork });
   const sso = new SsoSignIn({ users, groups, sessions, unitOfWork });
-  const samlSignIn = new SamlSignIn({ settings: saml, cache, sso });
+  const samlSignIn = new SamlSignIn({ settings: saml, cache, sso, secrets });
   const feedback = createFeedbackStore(store);
   const loginLimiter = loginRateLimiter(cache, settings, clock);
 

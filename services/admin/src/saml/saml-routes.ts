@@ -1,10 +1,19 @@
+import { parse as parseCookies } from "cookie";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import { samlCallbackPath } from "@vexil/contracts";
 import { setSessionCookie } from "../auth/session-cookie.js";
 import { localPath, ssoBaseUrl } from "../sso/base-url.js";
 import { sendSsoPage } from "../auth/sso-page.js";
 import { SsoRefusal } from "../sso/sso-sign-in.js";
-import { samlPaths, type SamlSignIn } from "./saml-sign-in.js";
+import { samlPaths, samlRequestLifetimeMs, type SamlSignIn } from "./saml-sign-in.js";
+
+/**
+ * The cookie that ties a sign-in's answer to the browser that started it: the request id, sealed,
+ * for the sign-in's paths only. The answer is a cross-site POST from the identity provider, which
+ * browsers send a cookie with only when it is SameSite=None, and such a cookie must be Secure:
+ * browsers keep it over HTTPS and on localhost, so single sign-on needs one of those.
+ */
+const bindingCookie = { name: "vexil-saml-request", path: "/auth/saml" } as const;
 
 /** Refusals of the person (no account, domain not allowed) are 403; answers that fail the checks are 400. */
 const refusedPeople = new Set(["no-email", "unknown-user", "domain-not-allowed"]);
@@ -32,15 +41,26 @@ export function samlRoutes({
 
   router.get(samlPaths.login, async (req, res, next) => {
     try {
-      res.redirect(302, await saml.loginUrl(base(req), localPath(req.query.redirect)));
+      const { url, binding } = await saml.loginUrl(base(req), localPath(req.query.redirect));
+      res.cookie(bindingCookie.name, binding, {
+        httpOnly: true,
+        secure: true,
+        sameSite: "none",
+        path: bindingCookie.path,
+        maxAge: samlRequestLifetimeMs,
+      });
+      res.redirect(302, url);
     } catch (err) {
       next(err);
     }
   });
   router.post(samlCallbackPath, async (req, res, next) => {
+    // Used or refused, the binding is spent.
+    res.clearCookie(bindingCookie.name, { httpOnly: true, secure: true, sameSite: "none", path: bindingCookie.path });
     try {
       const body = (req.body ?? {}) as Record<string, unknown>;
-      const { sessionId, expiresAt } = await saml.consume(base(req), body);
+      const binding = req.headers.cookie ? parseCookies(req.headers.cookie)[bindingCookie.name] : undefined;
+      const { sessionId, expiresAt } = await saml.consume(base(req), body, binding);
       setSessionCookie(res, sessionId, expiresAt, secureCookies);
       // 303: the browser follows with a GET, not a second post of the answer.
       res.redirect(303, localPath(body.RelayState));
