@@ -62,137 +62,244 @@ export function planImport(input: ImportToggles, target: ImportTarget): ImportPl
   };
 }
 
-/** Unleash's validation messages, plus the checks Vexil's stricter model needs (one parent, known types). */
-export function checkImport(input: ImportToggles, plan: ImportPlan, target: ImportTarget): ImportValidation {
-  const { data } = plan;
-  const errors: ImportValidationItem[] = [];
-  const warnings: ImportValidationItem[] = [];
-  const names = data.features.map((f) => f.name);
-  const imported = new Set(names);
+/** What every rule reads: the request, its plan (archived flags left out) and the target installation. */
+interface ImportCheckContext {
+  input: ImportToggles;
+  plan: ImportPlan;
+  data: ImportPlan["data"];
+  target: ImportTarget;
+  /** The names of the flags imported, in the data's order (duplicates kept). */
+  names: string[];
+  imported: Set<string>;
+}
 
-  if (!target.project) errors.push(item(`Project ${input.project} does not exist.`, [input.project]));
-  else if (!target.projectEnvironments.includes(input.environment))
-    errors.push(item(`Environment ${input.environment} is not enabled in project ${input.project}.`, [input.environment]));
+/** One check of an import: a finding (an error refuses the import, a warning is shown), or none. */
+interface ImportRule {
+  severity: "error" | "warning";
+  check(context: ImportCheckContext): ImportValidationItem | undefined;
+}
 
-  const known = new Set(target.strategies.map((s) => s.name));
-  const undefinedStrategies = unique(data.featureStrategies.map((s) => s.name).filter((name) => !known.has(name)));
-  if (undefinedStrategies.length > 0)
-    errors.push(item("We detected the following custom strategy that needs to be created first:", undefinedStrategies));
+/** A finding naming the affected items, when there are any. */
+const listed = (message: string, affectedItems: string[]) => (affectedItems.length > 0 ? item(message, affectedItems) : undefined);
 
-  const conflictingFields = (data.contextFields ?? []).filter((field) => {
-    const existing = target.contextFields.find((f) => f.name === field.name);
-    return existing && !(field.legalValues ?? []).every((v) => existing.legalValues.some((e) => e.value === v.value));
-  });
-  if (conflictingFields.length > 0)
-    errors.push(
-      item(
+function nameMismatches(name: string, naming: FeatureNamingDocument): boolean {
+  try {
+    assertMatchesNaming(name, naming);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Unleash's validation messages, plus the checks Vexil's stricter model needs (one parent, known types), in the order they are reported. */
+const importRules: ImportRule[] = [
+  // Target project and environment
+  {
+    severity: "error",
+    check: ({ input, target }) => {
+      if (!target.project) return item(`Project ${input.project} does not exist.`, [input.project]);
+      if (!target.projectEnvironments.includes(input.environment))
+        return item(`Environment ${input.environment} is not enabled in project ${input.project}.`, [input.environment]);
+      return undefined;
+    },
+  },
+  // Strategies the target lacks
+  {
+    severity: "error",
+    check: ({ data, target }) => {
+      const known = new Set(target.strategies.map((s) => s.name));
+      return listed(
+        "We detected the following custom strategy that needs to be created first:",
+        unique(data.featureStrategies.map((s) => s.name).filter((name) => !known.has(name))),
+      );
+    },
+  },
+  // Context fields with other legal values
+  {
+    severity: "error",
+    check: ({ data, target }) => {
+      const conflicting = (data.contextFields ?? []).filter((field) => {
+        const existing = target.contextFields.find((f) => f.name === field.name);
+        return existing && !(field.legalValues ?? []).every((v) => existing.legalValues.some((e) => e.value === v.value));
+      });
+      return listed(
         "We detected the following context fields that do not have matching legal values with the imported ones:",
-        conflictingFields.map((f) => f.name),
-      ),
-    );
-
-  const elsewhere = names.filter((name) => {
-    const existing = target.existing.get(name);
-    return existing && !existing.archived && existing.project !== input.project;
-  });
-  if (elsewhere.length > 0)
-    errors.push(
-      item(
+        conflicting.map((f) => f.name),
+      );
+    },
+  },
+  // Flags that live in another project
+  {
+    severity: "error",
+    check: ({ input, target, names }) => {
+      const elsewhere = names.filter((name) => {
+        const existing = target.existing.get(name);
+        return existing && !existing.archived && existing.project !== input.project;
+      });
+      return listed(
         `You cannot import a features that already exist in other projects. You already have the following features defined outside of project ${input.project}:`,
         elsewhere.map((name) => `${name} (in project ${target.existing.get(name)?.project})`),
-      ),
-    );
-
-  const duplicates = unique(names.filter((name, i) => names.indexOf(name) !== i));
-  if (duplicates.length > 0) errors.push(item("We detected the following features are duplicate in your import data:", duplicates));
-
-  if (target.project?.featureNaming) {
-    const naming = target.project.featureNaming;
-    const mismatched = names.filter((name) => {
-      try {
-        assertMatchesNaming(name, naming);
-        return false;
-      } catch {
-        return true;
-      }
-    });
-    if (mismatched.length > 0)
-      errors.push(
-        item(
-          `Features imported into this project must match the project's feature naming pattern: "${naming.pattern}". The following features do not match the pattern:`,
-          mismatched.sort(),
-        ),
       );
-  }
-
-  const newCount = names.filter((name) => !target.existing.has(name)).length;
-  const limit = target.project?.featureLimit ?? null;
-  if (limit !== null && target.liveInProject + newCount > limit)
-    errors.push(
-      item(
+    },
+  },
+  // Flags listed twice
+  {
+    severity: "error",
+    check: ({ names }) =>
+      listed(
+        "We detected the following features are duplicate in your import data:",
+        unique(names.filter((name, i) => names.indexOf(name) !== i)),
+      ),
+  },
+  // The project's naming pattern
+  {
+    severity: "error",
+    check: ({ target, names }) => {
+      const naming = target.project?.featureNaming;
+      if (!naming) return undefined;
+      return listed(
+        `Features imported into this project must match the project's feature naming pattern: "${naming.pattern}". The following features do not match the pattern:`,
+        names.filter((name) => nameMismatches(name, naming)).sort(),
+      );
+    },
+  },
+  // The project's flag limit
+  {
+    severity: "error",
+    check: ({ target, names }) => {
+      const newCount = names.filter((name) => !target.existing.has(name)).length;
+      const limit = target.project?.featureLimit ?? null;
+      if (limit === null || target.liveInProject + newCount <= limit) return undefined;
+      return item(
         `We detected you want to create ${newCount} new features to a project that already has ${target.liveInProject} existing features, exceeding the maximum limit of ${limit}.`,
         [],
+      );
+    },
+  },
+  // Segments the target lacks
+  {
+    severity: "error",
+    check: ({ data, plan }) =>
+      listed(
+        "We detected the following segments that need to be created first:",
+        unique((data.segments ?? []).filter((s) => !plan.segmentIds.has(s.id)).map((s) => s.name)),
       ),
-    );
-
-  const segmentNames = new Map((data.segments ?? []).map((s) => [s.id, s.name]));
-  const missingSegments = unique((data.segments ?? []).filter((s) => !plan.segmentIds.has(s.id)).map((s) => s.name));
-  if (missingSegments.length > 0) errors.push(item("We detected the following segments that need to be created first:", missingSegments));
-  const unlistedSegments = unique(
-    data.featureStrategies.flatMap((s) =>
-      (s.segments ?? []).filter((id) => !segmentNames.has(id)).map((id) => `${s.featureName}: segment ${id}`),
-    ),
-  );
-  if (unlistedSegments.length > 0)
-    errors.push(item("These strategies use segments that the data's segments list does not name:", unlistedSegments));
-
-  const parentsMissing = unique(
-    (data.dependencies ?? []).flatMap((d) =>
-      d.dependencies
-        .map((p) => p.feature)
-        .filter((parent) => {
-          if (imported.has(parent)) return false;
-          const existing = target.existing.get(parent);
-          return !existing || existing.archived || existing.project !== input.project;
-        }),
-    ),
-  );
-  if (parentsMissing.length > 0) errors.push(item("We detected the following dependencies that need to be created first:", parentsMissing));
-  const manyParents = (data.dependencies ?? []).filter((d) => d.dependencies.length > 1).map((d) => d.feature);
-  if (manyParents.length > 0) errors.push(item("A flag can depend on one parent only; these list several:", manyParents));
-
-  const unknownTypes = data.features.filter((f) => f.type !== undefined && !Object.hasOwn(featureTypeLifetimes, f.type)).map((f) => f.name);
-  if (unknownTypes.length > 0) errors.push(item(`These flags have a type other than ${featureTypeNames.join(", ")}:`, unknownTypes));
-
-  const strays = unique([
-    ...data.featureStrategies.map((s) => s.featureName),
-    ...(data.featureEnvironments ?? []).map((e) => e.featureName ?? e.name ?? ""),
-    ...(data.featureTags ?? []).map((t) => t.featureName),
-    ...(data.dependencies ?? []).map((d) => d.feature),
-  ]).filter((name) => !imported.has(name));
-  if (strays.length > 0) errors.push(item("The data refers to flags that are not in its features list:", strays));
-
-  const custom = new Set(target.strategies.filter((s) => s.editable).map((s) => s.name));
-  const customUsed = unique(data.featureStrategies.map((s) => s.name).filter((name) => custom.has(name)));
-  if (customUsed.length > 0)
-    warnings.push(
-      item(
+  },
+  // Strategies using segments the data does not list
+  {
+    severity: "error",
+    check: ({ data }) => {
+      const listedIds = new Set((data.segments ?? []).map((s) => s.id));
+      return listed(
+        "These strategies use segments that the data's segments list does not name:",
+        unique(
+          data.featureStrategies.flatMap((s) =>
+            (s.segments ?? []).filter((id) => !listedIds.has(id)).map((id) => `${s.featureName}: segment ${id}`),
+          ),
+        ),
+      );
+    },
+  },
+  // Parents neither imported nor live in the project
+  {
+    severity: "error",
+    check: ({ input, data, target, imported }) =>
+      listed(
+        "We detected the following dependencies that need to be created first:",
+        unique(
+          (data.dependencies ?? []).flatMap((d) =>
+            d.dependencies
+              .map((p) => p.feature)
+              .filter((parent) => {
+                if (imported.has(parent)) return false;
+                const existing = target.existing.get(parent);
+                return !existing || existing.archived || existing.project !== input.project;
+              }),
+          ),
+        ),
+      ),
+  },
+  // More than one parent
+  {
+    severity: "error",
+    check: ({ data }) =>
+      listed(
+        "A flag can depend on one parent only; these list several:",
+        (data.dependencies ?? []).filter((d) => d.dependencies.length > 1).map((d) => d.feature),
+      ),
+  },
+  // Unknown flag types
+  {
+    severity: "error",
+    check: ({ data }) =>
+      listed(
+        `These flags have a type other than ${featureTypeNames.join(", ")}:`,
+        data.features.filter((f) => f.type !== undefined && !Object.hasOwn(featureTypeLifetimes, f.type)).map((f) => f.name),
+      ),
+  },
+  // Entries for flags the data does not list
+  {
+    severity: "error",
+    check: ({ data, imported }) =>
+      listed(
+        "The data refers to flags that are not in its features list:",
+        unique([
+          ...data.featureStrategies.map((s) => s.featureName),
+          ...(data.featureEnvironments ?? []).map((e) => e.featureName ?? e.name ?? ""),
+          ...(data.featureTags ?? []).map((t) => t.featureName),
+          ...(data.dependencies ?? []).map((d) => d.feature),
+        ]).filter((name) => !imported.has(name)),
+      ),
+  },
+  // Custom strategies used
+  {
+    severity: "warning",
+    check: ({ data, target }) => {
+      const custom = new Set(target.strategies.filter((s) => s.editable).map((s) => s.name));
+      return listed(
         "The following strategy types will be used in import. Please make sure the strategy type parameters are configured as in source environment:",
-        customUsed,
-      ),
-    );
-  if (plan.archived.length > 0)
-    warnings.push(
-      item(
+        unique(data.featureStrategies.map((s) => s.name).filter((name) => custom.has(name))),
+      );
+    },
+  },
+  // Archived flags left out
+  {
+    severity: "warning",
+    check: ({ plan }) =>
+      listed(
         "The following features will not be imported as they are currently archived. To import them, please unarchive them first:",
         plan.archived,
       ),
-    );
-  const overwritten = names.filter((name) => target.existing.get(name)?.project === input.project);
-  if (overwritten.length > 0)
-    warnings.push(item("The following features already exist in this project and will be overwritten:", overwritten));
-  const links = (input.data.links ?? []).filter((l) => l.links.length > 0).map((l) => l.feature);
-  if (links.length > 0) warnings.push(item("Vexil does not import feature links yet; the links of these flags are left out:", links));
+  },
+  // Flags overwritten
+  {
+    severity: "warning",
+    check: ({ input, target, names }) =>
+      listed(
+        "The following features already exist in this project and will be overwritten:",
+        names.filter((name) => target.existing.get(name)?.project === input.project),
+      ),
+  },
+  // Feature links left out
+  {
+    severity: "warning",
+    check: ({ input }) =>
+      listed(
+        "Vexil does not import feature links yet; the links of these flags are left out:",
+        (input.data.links ?? []).filter((l) => l.links.length > 0).map((l) => l.feature),
+      ),
+  },
+];
 
+/** Every rule's finding, errors and warnings apart, each in the rules' order. */
+export function checkImport(input: ImportToggles, plan: ImportPlan, target: ImportTarget): ImportValidation {
+  const names = plan.data.features.map((f) => f.name);
+  const context: ImportCheckContext = { input, plan, data: plan.data, target, names, imported: new Set(names) };
+  const errors: ImportValidationItem[] = [];
+  const warnings: ImportValidationItem[] = [];
+  for (const rule of importRules) {
+    const finding = rule.check(context);
+    if (finding) (rule.severity === "error" ? errors : warnings).push(finding);
+  }
   return { errors, warnings, permissions: [] };
 }
