@@ -9,7 +9,7 @@ import { contextContract } from "./admin/context.js";
 import { eventsContract } from "./admin/events.js";
 import { exportImportContract } from "./admin/export-import.js";
 import { featuresContract } from "./admin/features.js";
-import { featureLinksContract } from "./admin/feature-links.js";
+import { dependenciesAndLifecycleContract } from "./admin/dependencies-and-lifecycle.js";
 import { flagLinksContract } from "./admin/flag-links.js";
 import { groupsContract } from "./admin/groups.js";
 import { inviteLinksContract } from "./admin/invite-links.js";
@@ -34,7 +34,7 @@ type AdminRoutes = {
   strategies: typeof strategiesContract;
   tags: typeof tagsContract;
   context: typeof contextContract;
-  featureLinks: typeof featureLinksContract;
+  dependenciesAndLifecycle: typeof dependenciesAndLifecycleContract;
   flagLinks: typeof flagLinksContract;
   uiConfig: typeof uiConfigContract;
   addons: typeof addonsContract;
@@ -63,7 +63,7 @@ const adminRoutes: AdminRoutes = {
   strategies: strategiesContract,
   tags: tagsContract,
   context: contextContract,
-  featureLinks: featureLinksContract,
+  dependenciesAndLifecycle: dependenciesAndLifecycleContract,
   flagLinks: flagLinksContract,
   uiConfig: uiConfigContract,
   addons: addonsContract,

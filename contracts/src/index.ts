@@ -17,7 +17,7 @@ export { segmentsContract } from "./admin/segments.js";
 export { strategiesContract } from "./admin/strategies.js";
 export { tagsContract } from "./admin/tags.js";
 export { contextContract } from "./admin/context.js";
-export { featureLinksContract } from "./admin/feature-links.js";
+export { dependenciesAndLifecycleContract } from "./admin/dependencies-and-lifecycle.js";
 export { uiConfigContract } from "./admin/ui-config.js";
 export { usersContract } from "./admin/users.js";
 export * from "./frontend.js";

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * A URL on a flag (Unleash 7+'s feature links): its issue, pull request, dashboard or runbook.
- * Not the flag-to-flag links of `feature-links.ts` (dependencies and lifecycle).
+ * Not the flag-to-flag links of `dependencies-and-lifecycle.ts` (dependencies and lifecycle).
  */
 export const flagLinkSchema = z.object({
   id: z.string(),

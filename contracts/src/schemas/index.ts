@@ -9,7 +9,7 @@ export * from "./context-field.js";
 export * from "./environment.js";
 export * from "./event.js";
 export * from "./export-import.js";
-export * from "./feature-links.js";
+export * from "./dependencies-and-lifecycle.js";
 export * from "./flag-link.js";
 export * from "./feature-type.js";
 export * from "./feature.js";

@@ -52,14 +52,14 @@ describe("strategies take the segment rules from the segment slice", () => {
   afterAll(() => system.stop());
 
   it("applies the configured per-strategy limit and refuses another project's segment", async () => {
-    const { featureService, featureStrategies, segmentService, projectService } = system.deps.flags;
+    const { featureService, flagEnvironments, segmentService, projectService } = system.deps.flags;
     await projectService.create({ id: "other", name: "Other" }, admin);
     const ids: number[] = [];
     for (const name of ["s1", "s2", "s3"]) ids.push((await segmentService.create({ name, constraints: [] }, admin)).id);
     const foreign = await segmentService.create({ name: "theirs", project: "other", constraints: [] }, admin);
     await featureService.create("default", { name: "segmented" }, admin);
     const add = (segments: number[]) =>
-      featureStrategies.addStrategy("default", "segmented", "development", { name: "default", segments }, admin);
+      flagEnvironments.addStrategy("default", "segmented", "development", { name: "default", segments }, admin);
 
     await expect(add(ids)).rejects.toMatchObject({ name: "ValidationError", message: expect.stringMatching(/at most 2 segments/) });
     await expect(add([foreign.id])).rejects.toMatchObject({
@@ -74,9 +74,9 @@ describe("strategies take the segment rules from the segment slice", () => {
   });
 
   it("gives a flexible rollout without a group id the flag's name, as the default strategy does", async () => {
-    const { featureService, featureStrategies } = system.deps.flags;
+    const { featureService, flagEnvironments } = system.deps.flags;
     await featureService.create("default", { name: "grouped" }, admin);
-    const added = await featureStrategies.addStrategy(
+    const added = await flagEnvironments.addStrategy(
       "default",
       "grouped",
       "development",
@@ -84,7 +84,7 @@ describe("strategies take the segment rules from the segment slice", () => {
       admin,
     );
     expect(added.parameters.groupId).toBe("grouped");
-    const enabled = await featureStrategies.setEnvironmentEnabled("default", "grouped", "production", true, admin);
+    const enabled = await flagEnvironments.setEnvironmentEnabled("default", "grouped", "production", true, admin);
     expect(enabled.environments.production?.strategies[0]?.parameters.groupId).toBe("grouped");
   });
 });

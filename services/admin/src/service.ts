@@ -20,7 +20,7 @@ import { clientInstanceRetentionEnv } from "./client-applications/instance-reten
 import { consumeSeenFeatures } from "./client-metrics/seen-features-consumer.js";
 import type { AdminDeps } from "./compose/index.js";
 import { contextRoutes } from "./context/context-routes.js";
-import { featureLinkRoutes } from "./feature-dependencies/feature-link-routes.js";
+import { dependencyAndLifecycleRoutes } from "./feature-dependencies/dependency-and-lifecycle-routes.js";
 import { environmentRoutes } from "./environments/environment-routes.js";
 import { eventRetentionEnv } from "./events/event-retention.js";
 import { eventRoutes } from "./events/event-routes.js";
@@ -67,7 +67,7 @@ export const crossSiteWritePaths: readonly string[] = [logoutPath, samlCallbackP
 
 /** Every admin route, in the order they are tried: the order is part of the behaviour. */
 function adminRoutes(deps: AdminDeps, eventStream: EventStreamHub): Router[] {
-  const { access, clock, events, flags, governance, changeRequests, signals, delivery, exportImport, playground } = deps;
+  const { access, clock, events, flags, governance, changeRequests, signals, exchange, exportImport, playground } = deps;
   const signedIn = express.Router();
   const authenticated = [authenticate(deps.authenticators), requireTokenType(["admin"], { allowUsers: true })];
   signedIn.use("/api/admin", ...authenticated);
@@ -114,24 +114,24 @@ function adminRoutes(deps: AdminDeps, eventStream: EventStreamHub): Router[] {
     tagRoutes({ tags: flags.tagService, features: flags.featureService, access }),
     flagLinkRoutes({ links: flags.flagLinkService, access }),
     contextRoutes({ context: flags.contextService, access }),
-    featureLinkRoutes({ dependencies: flags.dependencyService, lifecycle: flags.lifecycleService, access }),
+    dependencyAndLifecycleRoutes({ dependencies: flags.dependencyService, lifecycle: flags.lifecycleService, access }),
     uiConfigRoutes({ limits: flags.segmentLimits, access }),
     environmentRoutes({ environments: flags.environmentService, projects: flags.projectService, access }),
     projectRoutes({ projects: flags.projectService, features: flags.featureService, reports: flags.projectReports, access, clock }),
-    featureRoutes({ features: flags.featureService, featureStrategies: flags.featureStrategies, projects: flags.projectService, access }),
+    featureRoutes({ features: flags.featureService, flagEnvironments: flags.flagEnvironments, projects: flags.projectService, access }),
     signalEndpointRoutes({ signalEndpoints: signals.signalEndpoints, access }),
     serviceAccountRoutes({ serviceAccounts: signals.serviceAccounts, access }),
     actionRoutes({ actions: signals.actions, access }),
-    addonRoutes({ addons: delivery.addons, access }),
-    clientApplicationRoutes({ applications: delivery.clientApplications, access }),
-    usageRoutes({ usage: delivery.usage, access }),
+    addonRoutes({ addons: exchange.addons, access }),
+    clientApplicationRoutes({ applications: exchange.clientApplications, access }),
+    usageRoutes({ usage: exchange.usage, access }),
     exportImportRoutes({ exporter: exportImport.exporter, importer: exportImport.importer, access, privacy: participation }),
     playgroundRoutes({ playground, access, privacy: participation }),
   ];
 }
 
 export function createAdminService(deps: AdminDeps): AdminService {
-  const { engines, logger, stores, unitOfWork, events, sharedTokens, flags, governance, changeRequests, signals, delivery } = deps;
+  const { engines, logger, stores, unitOfWork, events, sharedTokens, flags, governance, changeRequests, signals, exchange } = deps;
   let createdAdminSecret: string | undefined;
   /** How to stop what start() set going, undone by stop() last first. */
   const running: Array<() => unknown> = [];
@@ -174,7 +174,7 @@ export function createAdminService(deps: AdminDeps): AdminService {
       createdAdminSecret = seeded.createdAdminSecret;
       await governance.apiTokens.share();
 
-      const { snapshotPublisher } = delivery;
+      const { snapshotPublisher } = exchange;
       await snapshotPublisher.start();
       running.push(() => snapshotPublisher.stop());
       const republish = () =>
@@ -195,18 +195,18 @@ export function createAdminService(deps: AdminDeps): AdminService {
         }),
         consumeClientInstances({
           bus: engines.bus,
-          applications: delivery.clientApplications,
+          applications: exchange.clientApplications,
           logger: logger.child({ module: "client-instances" }),
         }),
         // Before the relay: the delivery service asks for the addons when the first events arrive.
-        serveAddonConfigs(engines.bus, delivery.addons),
-        serveUsageReports(engines.bus, delivery.usage),
+        serveAddonConfigs(engines.bus, exchange.addons),
+        serveUsageReports(engines.bus, exchange.usage),
       ])
         running.push(() => subscription.unsubscribe());
       const usageRetention = startRetention({
         what: "usage counts",
         days: usageMetricsEnv.parse(deps.settings).CLIENT_METRICS_RETENTION_HOURS / 24,
-        prune: (before) => delivery.usageStore.prune(before),
+        prune: (before) => exchange.usageStore.prune(before),
         clock: deps.clock,
         logger: logger.child({ module: "usage-metrics" }),
       });

@@ -27,7 +27,7 @@ export interface FeatureChanges {
   archive(project: string, names: string[], actor: Actor): Promise<void>;
 }
 
-/** What change requests propose and apply in a flag's environment (FeatureStrategyService). */
+/** What change requests propose and apply in a flag's environment (FlagEnvironmentService). */
 export interface FeatureStrategyChanges {
   assertValidStrategy(input: StrategyFields & { name: string }, project: string): Promise<void>;
   setEnvironmentEnabled(

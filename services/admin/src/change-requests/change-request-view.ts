@@ -1,6 +1,6 @@
 import type { ChangeRequest, ChangeRequestFeature, ChangeRequestSegment, StrategyFields } from "@vexil/contracts";
 import { environmentOf, type FeatureDocument, type SegmentDocument } from "../features/feature-model.js";
-import { strategyParameters } from "../features/feature-strategy-service.js";
+import { strategyParameters } from "../features/flag-environment-service.js";
 import type { ChangeRequestDocument, Person, StoredChange } from "./change-request-model.js";
 import { conflictOf, type ActionTable } from "./change-request-actions.js";
 import { featureConflictOf } from "./change-request-rules.js";

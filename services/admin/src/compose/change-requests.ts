@@ -37,7 +37,7 @@ export function createChangeRequests({
   });
   const ports: ActionPorts = {
     features: flags.featureService,
-    featureStrategies: flags.featureStrategies,
+    featureStrategies: flags.flagEnvironments,
     segments: flags.segmentService,
     dependencies: flags.dependencyService,
     validateConstraints: flags.validateConstraints,

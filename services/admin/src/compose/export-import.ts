@@ -26,7 +26,7 @@ export function createExportImport({
   clock: () => Date;
   logger: Logger;
 }) {
-  const { featureService, featureStrategies, projectService } = flags;
+  const { featureService, flagEnvironments, projectService } = flags;
   const exporter = new ExportService({
     features: featureService,
     environments: flags.environmentService,
@@ -43,7 +43,7 @@ export function createExportImport({
       children: (name, session) => featureService.children(name, session),
       create: (project, input, actor) => featureService.create(project, input, actor),
       change: (tx, actor, name, mutate) => featureService.change(tx, actor, name, mutate),
-      assertValidStrategy: (input, project) => featureStrategies.assertValidStrategy(input, project),
+      assertValidStrategy: (input, project) => flagEnvironments.assertValidStrategy(input, project),
     },
     projects: {
       find: (id) => projectService.find(id),

@@ -9,7 +9,7 @@ import { EnvironmentService } from "../environments/environment-service.js";
 import type { EventStore } from "../events/event-store.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import { FeatureService } from "../features/feature-service.js";
-import { FeatureStrategyService } from "../features/feature-strategy-service.js";
+import { FlagEnvironmentService } from "../features/flag-environment-service.js";
 import { FlagLinkService } from "../flag-links/flag-link-service.js";
 import { flagReader } from "../features/strategy-usage.js";
 import { EnvironmentTypes, LifecycleService } from "../lifecycle/lifecycle-service.js";
@@ -98,7 +98,7 @@ export function createFlagModel({
     clock,
     limits,
   });
-  const featureStrategies = new FeatureStrategyService({
+  const flagEnvironments = new FlagEnvironmentService({
     flags: featureService,
     projects: projectService,
     strategyExists,
@@ -139,7 +139,7 @@ export function createFlagModel({
     featureService,
     segmentService,
     segmentLimits: limits,
-    featureStrategies,
+    flagEnvironments,
     environmentTypes,
     lifecycleService,
     dependencyService,

@@ -18,7 +18,7 @@ import type { SignalLimitSettings } from "../signals/signal-limits.js";
 import { snapshotSources } from "../snapshots/snapshot-sources.js";
 import type { UsageMetricsSettings } from "../usage-metrics/usage-retention.js";
 import { createChangeRequests } from "./change-requests.js";
-import { createDelivery } from "./delivery.js";
+import { createServiceExchange } from "./service-exchange.js";
 import { createExportImport } from "./export-import.js";
 import { createFlagModel } from "./flags.js";
 import { createGovernanceSlice } from "./governance.js";
@@ -38,7 +38,7 @@ export type AdminSettings = Pick<AdminConfig, "INIT_ADMIN_API_TOKENS" | "INIT_CL
 
 /**
  * The admin service's composition root: each layer is built from the ones before it (stores, the
- * flag model, governance, change requests, signals, delivery, export/import, playground); nothing refers to
+ * flag model, governance, change requests, signals, the exchange with the other services, export/import, playground); nothing refers to
  * a later one. `service.ts` mounts the routes and starts and stops the background work.
  */
 export async function createAdminDeps({
@@ -91,7 +91,7 @@ export async function createAdminDeps({
     engines,
     unitOfWork,
     access,
-    features: flags.featureStrategies,
+    features: flags.flagEnvironments,
     assertProject: (project) => flags.projectService.get(project),
     accountTokens: governance.serviceAccountTokens,
     settings,
@@ -109,7 +109,7 @@ export async function createAdminDeps({
       return person ? withGroups(person) : signals.serviceAccounts.tokenUser(id);
     }),
   ];
-  const delivery = await createDelivery({ engines, stores, flags, events, unitOfWork, settings, metrics, clock, logger });
+  const exchange = await createServiceExchange({ engines, stores, flags, events, unitOfWork, settings, metrics, clock, logger });
   const exportImport = createExportImport({
     engine: engines.store,
     stores,
@@ -148,7 +148,7 @@ export async function createAdminDeps({
     governance,
     changeRequests,
     signals,
-    delivery,
+    exchange,
     exportImport,
     playground,
   };

@@ -23,7 +23,7 @@ import { environmentOf, type FeatureDocument, type FeatureStrategyDocument } fro
 import { toStrategyResponse } from "../features/feature-response.js";
 import { metadataOf } from "../features/feature-response.js";
 import type { CreateFeature } from "../features/feature-service.js";
-import { strategyParameters } from "../features/feature-strategy-service.js";
+import { strategyParameters } from "../features/flag-environment-service.js";
 import type { FlagWritePath } from "../features/flag-write-path.js";
 import { spreadVariantWeights } from "../features/variant-weights.js";
 import type { ProjectDocument } from "../projects/project-store.js";

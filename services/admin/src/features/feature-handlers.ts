@@ -1,7 +1,7 @@
 import type { adminContract } from "@vexil/contracts";
 import type { GuardedImplementation } from "../access/guarded-contract.js";
 import type { FeatureService } from "./feature-service.js";
-import type { FeatureStrategyService } from "./feature-strategy-service.js";
+import type { FlagEnvironmentService } from "./flag-environment-service.js";
 import type { FlagProjects } from "./flag-projects.js";
 
 /** The handlers of `adminContract.features`, written per concern and mounted together by featureRoutes. */
@@ -9,6 +9,6 @@ export type FeatureHandlers = GuardedImplementation<typeof adminContract.feature
 
 export interface FeatureRouteDeps {
   features: FeatureService;
-  featureStrategies: FeatureStrategyService;
+  flagEnvironments: FlagEnvironmentService;
   projects: FlagProjects;
 }

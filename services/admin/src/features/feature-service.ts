@@ -19,7 +19,7 @@
  *   and may refuse it by throwing (change requests protect environments this way).
  *
  * Everything else here is a flag's lifecycle as the feature routes drive it (create, update, patch,
- * stale, archive, revive, delete, favorite, clone); FeatureStrategyService holds what a flag does in
+ * stale, archive, revive, delete, favorite, clone); FlagEnvironmentService holds what a flag does in
  * each environment (enabled, strategies, variants).
  */
 import { randomUUID } from "node:crypto";

@@ -8,7 +8,7 @@ import { EventStore } from "../events/event-store.js";
 import { UnitOfWork } from "../events/unit-of-work.js";
 import type { FeatureDocument, FeatureStrategyDocument } from "./feature-model.js";
 import { FeatureService } from "./feature-service.js";
-import { FeatureStrategyService } from "./feature-strategy-service.js";
+import { FlagEnvironmentService } from "./flag-environment-service.js";
 import { createFavoriteStore, createFeatureStore } from "./feature-store.js";
 import type { FlagProjectSettings, FlagProjects } from "./flag-projects.js";
 
@@ -94,7 +94,7 @@ export async function startFeatureSlice(projects: Record<string, TestProject>) {
     clock,
   });
   const definedStrategies = new Set(["default", "flexibleRollout", "userWithId"]);
-  const strategies = new FeatureStrategyService({
+  const strategies = new FlagEnvironmentService({
     flags: features,
     projects: flagProjects,
     strategyExists: async (name) => definedStrategies.has(name),

@@ -3,30 +3,30 @@ import { toStrategyResponse } from "./feature-response.js";
 
 /** A flag's strategies in one environment. */
 export function featureStrategyHandlers({
-  featureStrategies,
+  flagEnvironments,
 }: FeatureRouteDeps): Pick<
   FeatureHandlers,
   "listStrategies" | "addStrategy" | "setStrategySortOrder" | "getStrategy" | "updateStrategy" | "patchStrategy" | "deleteStrategy"
 > {
   return {
     listStrategies: async ({ params }) => {
-      const list = await featureStrategies.listStrategies(params.projectId, params.featureName, params.environment);
+      const list = await flagEnvironments.listStrategies(params.projectId, params.featureName, params.environment);
       return { status: 200, body: list.map((s) => toStrategyResponse(params.featureName, s)) };
     },
     addStrategy: async ({ params, body, actor }) => {
-      const strategy = await featureStrategies.addStrategy(params.projectId, params.featureName, params.environment, body, actor);
+      const strategy = await flagEnvironments.addStrategy(params.projectId, params.featureName, params.environment, body, actor);
       return { status: 200, body: toStrategyResponse(params.featureName, strategy) };
     },
     setStrategySortOrder: async ({ params, body, actor }) => {
-      await featureStrategies.setStrategySortOrder(params.projectId, params.featureName, params.environment, body, actor);
+      await flagEnvironments.setStrategySortOrder(params.projectId, params.featureName, params.environment, body, actor);
       return { status: 200, body: undefined };
     },
     getStrategy: async ({ params }) => {
-      const strategy = await featureStrategies.getStrategy(params.projectId, params.featureName, params.environment, params.strategyId);
+      const strategy = await flagEnvironments.getStrategy(params.projectId, params.featureName, params.environment, params.strategyId);
       return { status: 200, body: toStrategyResponse(params.featureName, strategy) };
     },
     updateStrategy: async ({ params, body, actor }) => {
-      const strategy = await featureStrategies.updateStrategy(
+      const strategy = await flagEnvironments.updateStrategy(
         params.projectId,
         params.featureName,
         params.environment,
@@ -37,7 +37,7 @@ export function featureStrategyHandlers({
       return { status: 200, body: toStrategyResponse(params.featureName, strategy) };
     },
     patchStrategy: async ({ params, body, actor }) => {
-      const strategy = await featureStrategies.patchStrategy(
+      const strategy = await flagEnvironments.patchStrategy(
         params.projectId,
         params.featureName,
         params.environment,
@@ -48,7 +48,7 @@ export function featureStrategyHandlers({
       return { status: 200, body: toStrategyResponse(params.featureName, strategy) };
     },
     deleteStrategy: async ({ params, actor }) => {
-      await featureStrategies.deleteStrategy(params.projectId, params.featureName, params.environment, params.strategyId, actor);
+      await flagEnvironments.deleteStrategy(params.projectId, params.featureName, params.environment, params.strategyId, actor);
       return { status: 200, body: undefined };
     },
   };

@@ -7,7 +7,7 @@ import { NotFoundError } from "@vexil/errors";
 /** A flag in one environment: switching it on and off, and its variants. */
 export function flagEnvironmentHandlers({
   features,
-  featureStrategies,
+  flagEnvironments,
   projects,
 }: FeatureRouteDeps): Pick<
   FeatureHandlers,
@@ -29,40 +29,40 @@ export function flagEnvironmentHandlers({
       return { status: 200, body: toFeatureEnvironmentResponse(doc, environment) };
     },
     enableInEnvironment: async ({ params, query, actor }) => {
-      const doc = await featureStrategies.setEnvironmentEnabled(params.projectId, params.featureName, params.environment, true, actor, {
+      const doc = await flagEnvironments.setEnvironmentEnabled(params.projectId, params.featureName, params.environment, true, actor, {
         shouldActivateDisabledStrategies: query.shouldActivateDisabledStrategies,
       });
       return { status: 200, body: await view(doc, actor.userId) };
     },
     disableInEnvironment: async ({ params, actor }) => {
-      const doc = await featureStrategies.setEnvironmentEnabled(params.projectId, params.featureName, params.environment, false, actor);
+      const doc = await flagEnvironments.setEnvironmentEnabled(params.projectId, params.featureName, params.environment, false, actor);
       return { status: 200, body: await view(doc, actor.userId) };
     },
     getEnvironmentVariants: async ({ params }) => {
-      return { status: 200, body: await featureStrategies.getVariants(params.projectId, params.featureName, params.environment) };
+      return { status: 200, body: await flagEnvironments.getVariants(params.projectId, params.featureName, params.environment) };
     },
     setEnvironmentVariants: async ({ params, body, actor }) => {
       return {
         status: 200,
-        body: await featureStrategies.setVariants(params.projectId, params.featureName, [params.environment], body, actor),
+        body: await flagEnvironments.setVariants(params.projectId, params.featureName, [params.environment], body, actor),
       };
     },
     patchEnvironmentVariants: async ({ params, body, actor }) => {
       return {
         status: 200,
-        body: await featureStrategies.patchVariants(params.projectId, params.featureName, params.environment, body, actor),
+        body: await flagEnvironments.patchVariants(params.projectId, params.featureName, params.environment, body, actor),
       };
     },
     setVariantsBatch: async ({ params, body, actor }) => {
       return {
         status: 200,
-        body: await featureStrategies.setVariants(params.projectId, params.featureName, body.environments, body.variants, actor),
+        body: await flagEnvironments.setVariants(params.projectId, params.featureName, body.environments, body.variants, actor),
       };
     },
     postVariantsBatch: async ({ params, body, actor }) => {
       return {
         status: 200,
-        body: await featureStrategies.setVariants(params.projectId, params.featureName, body.environments, body.variants, actor),
+        body: await flagEnvironments.setVariants(params.projectId, params.featureName, body.environments, body.variants, actor),
       };
     },
   };

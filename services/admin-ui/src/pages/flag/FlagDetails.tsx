@@ -84,14 +84,16 @@ export function FlagDependencies({ projectId, flag }: { projectId: string; flag:
   const params = { projectId, featureName: flag.name };
   const refresh = () => queryClient.invalidateQueries({ queryKey: keys.flag(projectId, flag.name) });
   const add = useMutation({
-    mutationFn: () => ok(adminApi.featureLinks.addDependency({ params, body: { feature: parent, enabled: parentEnabled, variants: [] } })),
+    mutationFn: () =>
+      ok(adminApi.dependenciesAndLifecycle.addDependency({ params, body: { feature: parent, enabled: parentEnabled, variants: [] } })),
     onSuccess: async () => {
       setParent("");
       await refresh();
     },
   });
   const remove = useMutation({
-    mutationFn: (parentName: string) => ok(adminApi.featureLinks.removeDependency({ params: { ...params, parent: parentName } })),
+    mutationFn: (parentName: string) =>
+      ok(adminApi.dependenciesAndLifecycle.removeDependency({ params: { ...params, parent: parentName } })),
     onSuccess: refresh,
   });
   const submit = (event: FormEvent) => {

@@ -106,8 +106,8 @@ function FlagHeader({ projectId, flag }: { projectId: string; flag: Feature }) {
     mutationFn: () =>
       ok(
         completed
-          ? adminApi.featureLinks.uncompleteLifecycle({ params })
-          : adminApi.featureLinks.completeLifecycle({ params, body: { status: outcome } }),
+          ? adminApi.dependenciesAndLifecycle.uncompleteLifecycle({ params })
+          : adminApi.dependenciesAndLifecycle.completeLifecycle({ params, body: { status: outcome } }),
       ),
     onSuccess: refresh,
   });

@@ -18,7 +18,7 @@ import type { AdminStores } from "./stores.js";
  * What admin sends to and takes from the other services: flag snapshots for frontend-eval,
  * addon configurations for addon-delivery, usage counts and client applications from SDK metrics.
  */
-export async function createDelivery({
+export async function createServiceExchange({
   engines,
   stores,
   flags,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { alice, startFeatureSlice } from "./feature-slice.fixture.js";
 
-describe("FeatureStrategyService: what a flag does in each environment", () => {
+describe("FlagEnvironmentService: what a flag does in each environment", () => {
   let slice: Awaited<ReturnType<typeof startFeatureSlice>>;
   beforeEach(async () => {
     slice = await startFeatureSlice({ default: { featureNaming: null, featureLimit: null, environments: ["development", "production"] } });

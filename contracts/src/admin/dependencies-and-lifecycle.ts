@@ -5,7 +5,7 @@ import { addDependencyBodySchema, dependenciesInUseSchema, completeLifecycleBody
 const feature = "/projects/:projectId/features/:featureName";
 
 /** How flags relate to each other and to time: parent dependencies and lifecycle stages. */
-export const featureLinksContract = c.router(
+export const dependenciesAndLifecycleContract = c.router(
   {
     addDependency: {
       method: "POST",

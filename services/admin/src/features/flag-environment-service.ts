@@ -1,5 +1,5 @@
 /**
- * FeatureStrategyService: what a flag does in each environment of its project: turning the environment
+ * FlagEnvironmentService: what a flag does in each environment of its project: turning the environment
  * on and off, its strategies (add, update, patch, delete, reorder) and its variants. Every change goes
  * through FeatureService's write path, so hooks, guards and collaborators apply as they do to any flag
  * change; each method records its own events.
@@ -35,7 +35,7 @@ export interface StrategySegmentRules {
 
 const emptyEnvironment = (): FeatureEnvironmentDocument => ({ enabled: false, strategies: [], variants: [], lastSeenAt: null });
 
-export class FeatureStrategyService {
+export class FlagEnvironmentService {
   constructor(
     private readonly deps: {
       flags: Pick<FeatureService, "find" | "getInProject" | "change">;

@@ -5,7 +5,7 @@ import { mountGuardedContract } from "../access/guarded-contract.js";
 import type { LifecycleService } from "../lifecycle/lifecycle-service.js";
 import type { DependencyService } from "./dependency-service.js";
 
-export function featureLinkRoutes({
+export function dependencyAndLifecycleRoutes({
   dependencies,
   lifecycle,
   access,
@@ -17,7 +17,7 @@ export function featureLinkRoutes({
   const router = express.Router();
   mountGuardedContract(
     router,
-    adminContract.featureLinks,
+    adminContract.dependenciesAndLifecycle,
     { access },
     {
       addDependency: async ({ params, body, actor }) => {
