@@ -13,7 +13,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { flagIn, signedInPage } from "../src/admin-ui.js";
 import { chromiumAvailable, expectAccessible, launchChromium, screenshotOnFailure } from "../src/browser.js";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
-import { selfSignedPair, simpleSamlPhpAvailable, startSimpleSamlPhp, type IdpUser, type SimpleSamlPhp } from "../src/simplesamlphp.js";
+import {
+  selfSignedPair,
+  signInThroughIdp,
+  simpleSamlPhpAvailable,
+  startSimpleSamlPhp,
+  type IdpUser,
+  type SimpleSamlPhp,
+} from "../src/simplesamlphp.js";
 
 const idpHost = "idp.test";
 const ann: IdpUser = {
@@ -168,13 +175,8 @@ describe.skipIf(!chromiumAvailable || !simpleSamlPhpAvailable)("the single sign-
     const context = await browser.newContext();
     const page = await context.newPage();
     screenshotOnFailure(page, "admin-ui-single-sign-on-ann");
-    await page.goto(`${vexil.url}/projects/payments`);
-    await page.getByRole("link", { name: /Sign in with SSO/ }).click();
-    await page.waitForURL((url) => url.hostname === idpHost);
-    await page.locator("input[name=username]").fill(ann.username);
-    await page.locator("input[name=password]").fill(ann.password);
-    await page.locator("#submit_button").click();
-    await page.waitForURL((url) => url.origin === vexil.url && url.pathname === "/projects/payments", { timeout: 30_000 });
+    await signInThroughIdp(page, vexil.url, idpHost, ann, "/projects/payments");
+    expect(new URL(page.url()).pathname).toBe("/projects/payments");
     const session = (await context.cookies(vexil.url)).find((c) => c.name === "vexil-session")!;
     const cookie = `vexil-session=${session.value}`;
     const toggle = (project: string) =>

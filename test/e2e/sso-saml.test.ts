@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable, launchChromium } from "../src/browser.js";
 import { startTestSystem, type TestSystem } from "../src/harness.js";
 import { assertionXml, requestIdOf, responseXml, signAssertion, type AnswerFields } from "../src/saml-answers.js";
-import { selfSignedPair, simpleSamlPhpAvailable, startSimpleSamlPhp, type IdpUser, type SimpleSamlPhp } from "../src/simplesamlphp.js";
+import {
+  selfSignedPair,
+  signInThroughIdp,
+  simpleSamlPhpAvailable,
+  startSimpleSamlPhp,
+  type IdpUser,
+  type SimpleSamlPhp,
+} from "../src/simplesamlphp.js";
 
 const idpHost = "idp.test";
 const users: IdpUser[] = [
@@ -84,17 +91,7 @@ describe.skipIf(!chromiumAvailable || !simpleSamlPhpAvailable)("SAML sign-in", (
     await rm(keys, { recursive: true, force: true });
   });
 
-  /** Signs in at the IdP from Vexil's sign-in page; answers the page where it ended. */
-  async function signInThroughIdp(page: Page, user: IdpUser, wanted = "/projects/payments") {
-    await page.goto(`${vexil.url}${wanted}`);
-    await page.getByRole("link", { name: /Sign in with SSO/ }).click();
-    await page.waitForURL((url) => url.hostname === idpHost);
-    await page.locator("input[name=username]").fill(user.username);
-    await page.locator("input[name=password]").fill(user.password);
-    await page.locator("#submit_button").click();
-    await page.waitForURL((url) => url.origin === vexil.url, { timeout: 30_000 });
-    return page;
-  }
+  const signIn = (page: Page, user: IdpUser, wanted = "/projects/payments") => signInThroughIdp(page, vexil.url, idpHost, user, wanted);
   const sessionCookie = async (page: Page) => {
     const cookie = (await page.context().cookies(vexil.url)).find((c) => c.name === "vexil-session");
     return cookie ? `vexil-session=${cookie.value}` : undefined;
@@ -129,7 +126,7 @@ describe.skipIf(!chromiumAvailable || !simpleSamlPhpAvailable)("SAML sign-in", (
 
   it("signs a new person in through the IdP, creates them with the default role and lets their group's project role count", async () => {
     const context = await browser.newContext();
-    const page = await signInThroughIdp(await context.newPage(), users[0]!);
+    const page = await signIn(await context.newPage(), users[0]!);
     expect(new URL(page.url()).pathname).toBe("/projects/payments");
     const cookie = (await sessionCookie(page))!;
     const me = await vexil.expectStatus("/api/admin/user", { token: null, headers: { cookie } }, 200);
@@ -162,7 +159,7 @@ describe.skipIf(!chromiumAvailable || !simpleSamlPhpAvailable)("SAML sign-in", (
     await context.close();
     await setIdpGroups(idp, "ann", []);
     const again = await browser.newContext();
-    const second = await signInThroughIdp(await again.newPage(), users[0]!);
+    const second = await signIn(await again.newPage(), users[0]!);
     expect((await toggle("payments", (await sessionCookie(second))!)).status).toBe(403);
     expect((await toggle("payments", cookie)).status).toBe(403);
     expect((await eventsOf("group-user-removed")).map((e) => e.data)).toContainEqual({
@@ -199,7 +196,7 @@ describe.skipIf(!chromiumAvailable || !simpleSamlPhpAvailable)("SAML sign-in", (
 
   it("signs out of Vexil and of the IdP (single logout)", async () => {
     const context = await browser.newContext();
-    const page = await signInThroughIdp(await context.newPage(), users[0]!, "/");
+    const page = await signIn(await context.newPage(), users[0]!, "/");
     const cookie = (await sessionCookie(page))!;
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL(`${vexil.url}/login`, { timeout: 30_000 });

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Page } from "playwright-core";
 import { freePort, waitFor } from "./servers.js";
 
 /** Debian's SimpleSAMLphp (installed by .ci/run with php-cli, php-xml and php-mbstring). */
@@ -189,4 +190,19 @@ export async function startSimpleSamlPhp({
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Signs `user` in at the IdP from Vexil's sign-in page, as a person does: opens `wanted` at
+ * `vexilUrl`, follows "Sign in with SSO", gives the IdP the password, and waits to be back.
+ */
+export async function signInThroughIdp(page: Page, vexilUrl: string, idpHost: string, user: IdpUser, wanted = "/"): Promise<Page> {
+  await page.goto(`${vexilUrl}${wanted}`);
+  await page.getByRole("link", { name: /Sign in with SSO/ }).click();
+  await page.waitForURL((url) => url.hostname === idpHost);
+  await page.locator("input[name=username]").fill(user.username);
+  await page.locator("input[name=password]").fill(user.password);
+  await page.locator("#submit_button").click();
+  await page.waitForURL((url) => url.origin === vexilUrl, { timeout: 30_000 });
+  return page;
 }
