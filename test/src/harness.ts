@@ -67,6 +67,21 @@ export async function clusterAvailable(what: string): Promise<boolean> {
 }
 
 /** Asserts a response's status and returns its JSON body (undefined when empty). */
+/**
+ * The admin token a first start created, from its start banner: a log record whose message and
+ * `banner` lines hold the line after "shown once" (the gateway's in single mode, admin's in cluster mode).
+ */
+export function createdAdminSecretIn(vexil: VexilProcess): string | undefined {
+  for (const record of vexil.logLines()) {
+    if (!Array.isArray(record.banner)) continue;
+    const lines = [String(record.msg), ...record.banner.map(String)];
+    const at = lines.findIndex((line) => line.includes("shown once"));
+    const secret = at >= 0 ? lines[at + 1]?.trim() : undefined;
+    if (secret && /^\*:\*\.\S+$/.test(secret)) return secret;
+  }
+  return undefined;
+}
+
 export async function expectJson(res: Response, status: number): Promise<any> {
   const text = await res.text();
   expect(res.status, text).toBe(status);
@@ -167,7 +182,7 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
     tokens,
     namespace,
     createdAdminSecret() {
-      return /shown once[^\n]*\n(?:\[admin\] )?\s*(\*:\*\.\S+)/.exec(current.output())?.[1];
+      return createdAdminSecretIn(current);
     },
     api,
     expectStatus,

@@ -307,7 +307,14 @@ export async function startVexilProcess(options: VexilProcessOptions = {}): Prom
   const { port, spawned, ready } = await startOnFreePorts(
     mode === "cluster" ? 5 + Object.values(replicas).reduce((sum, count) => sum + count - 1, 0) : 1,
     async (port) => {
-      const spawned = spawnInGroup(args, { LOG_LEVEL: "info", ...replicaEnv, ...options.env, PORT: String(port), DATA_DIR: dataDir });
+      const spawned = spawnInGroup(args, {
+        LOG_LEVEL: "info",
+        SDK_REQUEST_LOG_LEVEL: "info",
+        ...replicaEnv,
+        ...options.env,
+        PORT: String(port),
+        DATA_DIR: dataDir,
+      });
       const ready = await untilReady(
         `http://127.0.0.1:${port}`,
         spawned,

@@ -1,3 +1,4 @@
+import { failureLog } from "@vexil/logger";
 import type { BusLogger } from "./bus.js";
 import type { Bus, EventTopic } from "./topic.js";
 
@@ -47,6 +48,12 @@ export function startOutboxRelay({ source, bus, logger, intervalMs = 1000, batch
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<number> | null = null;
   let rerun = false;
+  // While NATS (or the store) is away every tick fails: one line when it starts, one a minute, one when it ends.
+  const failures = failureLog(logger, {
+    failing: "outbox relay pass failed; retrying on the next tick",
+    stillFailing: "outbox relay passes still failing",
+    recovered: "outbox relay publishing again after failed passes",
+  });
 
   async function pass(): Promise<number> {
     let published = 0;
@@ -68,8 +75,9 @@ export function startOutboxRelay({ source, bus, logger, intervalMs = 1000, batch
         }
         if (batch.length < batchSize || stopped) break;
       }
+      failures.succeeded();
     } catch (err) {
-      logger.error({ err, published }, "outbox relay pass failed; retrying on the next tick");
+      failures.failed(err, { published });
     }
     return published;
   }

@@ -5,7 +5,7 @@ import { UriTooLong } from "@vexil/errors";
 import { bodyGuard, bodyParserErrors, bodyTimeout, defaultBodyLimitBytes, jsonBody, largerBodyLimits } from "./body.js";
 import { errorHandler, notFound } from "./error-handler.js";
 import { requestId } from "./request-id.js";
-import { requestLog } from "./request-log.js";
+import { requestLog, type RequestLogLevel } from "./request-log.js";
 import { securityHeaders } from "./security-headers.js";
 import { trustProxySetting } from "./trust-proxy.js";
 
@@ -23,10 +23,10 @@ export interface HealthDetails {
 }
 
 /** How long `/health` waits for a dependency's answer: a hung one must not fail the liveness probe. */
-const dependencyCheckMs = 1000;
+export const dependencyCheckMs = 1000;
 
 /** Runs each check, with a time limit when given: whether it answered, and why not. */
-async function runChecks(checks: ReadinessCheck[], timeoutMs?: number) {
+export async function runChecks(checks: ReadinessCheck[], timeoutMs?: number) {
   return Promise.all(
     checks.map(async ({ name, check }) => {
       let timer: NodeJS.Timeout | undefined;
@@ -92,6 +92,8 @@ export interface HttpAppOptions {
   metrics?: { registry: Registry; token?: string };
   /** Error handlers tried before the generic one: each answers the errors of its own paths, or passes them on. */
   errorHandlers?: ErrorRequestHandler[];
+  /** The level of the lines of SDK calls and scrapes answered (`SDK_REQUEST_LOG_LEVEL`; debug when not given). */
+  sdkRequestLogLevel?: RequestLogLevel;
 }
 
 export function createHttpApp({
@@ -106,6 +108,7 @@ export function createHttpApp({
   before = [],
   metrics,
   errorHandlers = [],
+  sdkRequestLogLevel,
 }: HttpAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
@@ -117,7 +120,7 @@ export function createHttpApp({
   app.set(securityHeadersSetting, headers);
   app.use(headers);
   app.use(requestId);
-  app.use(requestLog(logger));
+  app.use(requestLog(logger, sdkRequestLogLevel));
   app.use((req, _res, next) => {
     next(req.originalUrl.length > maxUrlLength ? new UriTooLong(`The URL is longer than ${maxUrlLength} characters`) : undefined);
   });

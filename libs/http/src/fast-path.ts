@@ -5,7 +5,7 @@ import type { Logger } from "@vexil/logger";
 import { requestRecorder, type Registry } from "@vexil/metrics";
 import { maxUrlLength, securityHeadersSetting } from "./app.js";
 import { assignRequestId } from "./request-id.js";
-import { logWhenAnswered } from "./request-log.js";
+import { defaultSdkRequestLogLevel, logWhenAnswered, type RequestLogLevel } from "./request-log.js";
 
 /** What a fast route may ask of a request, read as express would read it, and only on demand. */
 export interface FastRequest {
@@ -52,7 +52,11 @@ class RawRequest implements FastRequest {
 export function withFastRoutes(
   app: Express,
   routes: readonly FastRoute[],
-  { logger, metrics }: { logger: Logger; metrics?: Registry },
+  {
+    logger,
+    metrics,
+    sdkRequestLogLevel = defaultSdkRequestLogLevel,
+  }: { logger: Logger; metrics?: Registry; sdkRequestLogLevel?: RequestLogLevel },
 ): RequestListener {
   if (routes.length === 0) return app;
   const byPath = new Map(routes.map((route) => [route.path, route]));
@@ -73,7 +77,7 @@ export function withFastRoutes(
     // Synchronous: helmet only sets headers.
     securityHeaders?.(req as Request, res as Response, () => undefined);
     if (!route.answer(req, res, request)) return app(req, res);
-    if (logger.isLevelEnabled("info")) logWhenAnswered(logger, req, res, arrived);
+    logWhenAnswered(logger, req, res, arrived, sdkRequestLogLevel);
     record?.("GET", route.path, res.statusCode, started);
   };
 }

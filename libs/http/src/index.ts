@@ -2,6 +2,7 @@ export * from "./app.js";
 export * from "./body.js";
 export * from "./error-handler.js";
 export * from "./listen.js";
+export { defaultSdkRequestLogLevel, isSdkOrScrapeRequest, type RequestLogLevel } from "./request-log.js";
 export * from "./request-id.js";
 export * from "./validation.js";
 export * from "./fast-path.js";

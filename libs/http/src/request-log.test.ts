@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "@vexil/logger";
 import { listen, type RunningServer } from "./listen.js";
 import { requestId } from "./request-id.js";
-import { requestLog } from "./request-log.js";
+import { requestLog, type RequestLogLevel } from "./request-log.js";
 
 let running: RunningServer | undefined;
 afterEach(async () => {
@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 /** A server answering `/status/<code>` behind the request log, and the lines it wrote. */
-async function serve(level: string) {
+async function serve(level: string, sdkLevel?: RequestLogLevel) {
   const lines: Array<Record<string, any>> = [];
   const destination = new Writable({
     write(chunk, _encoding, done) {
@@ -22,9 +22,10 @@ async function serve(level: string) {
     },
   });
   const app = express();
-  app.use(requestId, requestLog(createLogger({ service: "test", level, destination })));
+  app.use(requestId, requestLog(createLogger({ service: "test", level, destination }), sdkLevel));
   app.get("/health", (_req, res) => res.json({ health: "GOOD" }));
-  app.get(/^\/status\/(\d+)/, (req, res) => {
+  app.get("/metrics", (_req, res) => res.type("text/plain").send("up 1\n"));
+  app.get(/^(?:\/api\/client\/features|\/api\/frontend)?\/status\/(\d+)/, (req, res) => {
     res.setHeader("location", "/invite/0123456789abcdef0123456789abcdef/signup");
     res.status(Number(req.params[0])).end();
   });
@@ -71,5 +72,28 @@ describe("requestLog", () => {
       [40, 503, "request completed"],
       [50, 500, "request errored"],
     ]);
+  });
+
+  it("writes SDK calls and scrapes at debug unless told otherwise, and their refusals and failures as any other", async () => {
+    const quiet = await serve("info");
+    for (const path of ["/api/client/features/status/200", "/api/frontend/status/200", "/metrics"]) await quiet.get(path);
+    await quiet.get("/api/client/features/status/401");
+    await quiet.get("/api/frontend/status/500");
+    await quiet.get("/status/200");
+    expect(quiet.lines.map((line) => [line.level, line.req.url])).toEqual([
+      [30, "/api/client/features/status/401"],
+      [50, "/api/frontend/status/500"],
+      [30, "/status/200"],
+    ]);
+
+    await running?.close();
+    const debug = await serve("debug");
+    await debug.get("/api/client/features/status/200");
+    expect(debug.lines.map((line) => line.level)).toEqual([20]);
+
+    await running?.close();
+    const told = await serve("info", "info");
+    await told.get("/metrics");
+    expect(told.lines.map((line) => line.level)).toEqual([30]);
   });
 });

@@ -1,4 +1,5 @@
 export * from "./engines.js";
+export * from "./engine-metrics.js";
 export * from "./platform-config.js";
 export * from "./service-process.js";
 export * from "./shared-token-set.js";

@@ -12,6 +12,8 @@ export const trustProxyEnv = z.string().superRefine((value, ctx) => {
 /** The engine settings every service reads: real servers when their URL is set, embedded otherwise. */
 export const platformEnv = z.object({
   LOG_LEVEL: envSchemas.logLevel.default("info"),
+  /** The level of the request lines of SDK calls and Prometheus scrapes that succeed: most of the requests at SDK scale. */
+  SDK_REQUEST_LOG_LEVEL: envSchemas.logLevel.default("debug"),
   DATA_DIR: z.string().default("./data"),
   MONGODB_URL: z
     .string()

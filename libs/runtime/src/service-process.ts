@@ -3,6 +3,7 @@ import { createHttpApp, withFastRoutes, type FastRoute, type HealthDetails, type
 import type { Logger } from "@vexil/logger";
 import { createMetricsRegistry, type Registry } from "@vexil/metrics";
 import type { StoreFormat } from "@vexil/store";
+import { registerEngineMetrics } from "./engine-metrics.js";
 import { engineChecks, openBus, openCache, openStore, type Engines, type EnginesWithoutStore } from "./engines.js";
 import type { PlatformConfig, StorelessPlatformConfig } from "./platform-config.js";
 import { onShutdown } from "./shutdown.js";
@@ -83,6 +84,7 @@ export async function runServiceProcess(options: ServiceProcessOptions): Promise
   // NATS is not waited for: the service starts and serves what it can, and sets up what needs NATS once it is reached.
   const bus = await openBus(config, name, logger);
   const cache = await starting.openWhenReachable("Redis", () => openCache(config, logger));
+  registerEngineMetrics(metrics, { bus, cache });
   if (options.store === false) {
     engines = { bus, cache };
     starting.startingWith("starting the service");
@@ -98,6 +100,7 @@ export async function runServiceProcess(options: ServiceProcessOptions): Promise
   const app = createHttpApp({
     logger,
     trustProxy: config.TRUST_PROXY,
+    sdkRequestLogLevel: config.SDK_REQUEST_LOG_LEVEL,
     routers: [service.router],
     readiness: [...checks.readiness, ...service.readiness],
     dependencies: checks.dependencies,
@@ -105,6 +108,12 @@ export async function runServiceProcess(options: ServiceProcessOptions): Promise
     metrics: { registry: metrics, token: config.METRICS_TOKEN },
     errorHandlers: service.errorHandlers,
   });
-  const server = await starting.serve(withFastRoutes(app, service.fastRoutes ?? [], { logger, metrics }));
+  const server = await starting.serve(
+    withFastRoutes(app, service.fastRoutes ?? [], {
+      logger,
+      metrics,
+      sdkRequestLogLevel: config.SDK_REQUEST_LOG_LEVEL,
+    }),
+  );
   return { service, server };
 }

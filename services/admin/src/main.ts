@@ -1,5 +1,5 @@
 import { loadConfig } from "@vexil/config";
-import { createLogger } from "@vexil/logger";
+import { announce, createLogger } from "@vexil/logger";
 import { openSecretBox, runServiceProcess } from "@vexil/runtime";
 import { adminEnv } from "./config.js";
 import { createAdminDeps } from "./compose/index.js";
@@ -23,4 +23,5 @@ const notice = [
   ...(admin?.createdAdminSecret ? ["Created the first admin API token (shown once, keep it):", `  ${admin.createdAdminSecret}`] : []),
   ...initialAdminNotice(admin?.initialAdmin, config.PUBLIC_URL ?? "http://<gateway>"),
 ];
-if (notice.length > 0) process.stdout.write(`\n${notice.join("\n")}\n\n`);
+const [first, ...rest] = notice;
+if (first) announce(logger, first, rest);

@@ -66,15 +66,19 @@ export async function createFrontendEvalService({
   });
   // A revoked, narrowed or expired token loses its open streams at once, not at the next reconnect.
   const tokenChanges = sharedTokens.tokens.onChange(() => streams.revalidate((digest) => sharedTokens.tokens.grantFor(digest)));
-  const seen = new SeenFeatures({ bus: engines.bus });
-  const instances = new ClientInstances({ bus: engines.bus });
-  const usage = new UsageCounts({ bus: engines.bus, logger: logger.child({ module: "usage-counts" }) });
   const operations = registerFrontendEvalMetrics(metrics, {
     streamingConnections: () => streams.size,
     stalledStreams: () => streams.stalled,
     revisions: () => snapshots.revisions(),
     ages: () => freshness.ages(),
     reasons: () => freshness.reasons(),
+  });
+  const seen = new SeenFeatures({ bus: engines.bus });
+  const instances = new ClientInstances({ bus: engines.bus, onRegistered: operations.registered });
+  const usage = new UsageCounts({
+    bus: engines.bus,
+    logger: logger.child({ module: "usage-counts" }),
+    onReported: operations.usageReported,
   });
   snapshots.onSwap((snapshot, changes, notice) => {
     streams.publish(snapshot, changes);

@@ -1,4 +1,4 @@
-import { createHttpApp, listen, type RunningServer } from "@vexil/http";
+import { createHttpApp, listen, type RequestLogLevel, type RunningServer } from "@vexil/http";
 import type { Logger } from "@vexil/logger";
 import { createMetricsRegistry } from "@vexil/metrics";
 import { createAdminUiRouter } from "./admin-ui.js";
@@ -22,6 +22,7 @@ export async function startClusterGateway(
     host,
     trustProxy,
     metricsToken,
+    sdkRequestLogLevel,
     probes,
   }: {
     addresses: ServiceAddresses;
@@ -29,6 +30,7 @@ export async function startClusterGateway(
     host?: string;
     trustProxy?: string;
     metricsToken?: string;
+    sdkRequestLogLevel?: RequestLogLevel;
     probes?: ReplicaPoolOptions;
   },
   logger: Logger,
@@ -46,6 +48,7 @@ export async function startClusterGateway(
     logger,
     parseBodies: false,
     trustProxy,
+    sdkRequestLogLevel,
     // The gateway's own: requests per proxied prefix. Each service serves its own on its port.
     metrics: { registry: createMetricsRegistry(), token: metricsToken },
     routers: [createDocsRouter(), onlyTrustedForwarding, createProxyRouter(pools, logger), ...(adminUi ? [adminUi] : [])],

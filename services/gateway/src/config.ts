@@ -35,7 +35,7 @@ export type GatewayConfig = z.infer<typeof gatewayEnv>;
  * deployment files give it these variables and no others (`npm run validate:deploy` checks it).
  */
 export const clusterGatewayEnv = platformEnv
-  .pick({ LOG_LEVEL: true, METRICS_TOKEN: true })
+  .pick({ LOG_LEVEL: true, SDK_REQUEST_LOG_LEVEL: true, METRICS_TOKEN: true })
   .extend(gatewayOwnEnv.omit({ PUBLIC_URL: true }).shape);
 
 const replicaCount = z.coerce.number().int().min(1).max(16).default(1);

@@ -2,7 +2,7 @@ import { addonDeliveryEnv, deliverySettingsFrom } from "@vexil/addon-delivery";
 import { adminEnv, initialAdminNotice } from "@vexil/admin";
 import { loadConfig } from "@vexil/config";
 import { frontendEvalEnv } from "@vexil/frontend-eval";
-import { createLogger } from "@vexil/logger";
+import { announce, createLogger } from "@vexil/logger";
 import { onShutdown, openSecretBox } from "@vexil/runtime";
 import { signalIngestEnv } from "@vexil/signal-ingest";
 import { startClusterGateway } from "./cluster-gateway.js";
@@ -17,6 +17,7 @@ if (process.env.GATEWAY_MODE === "cluster") {
       port: config.PORT,
       trustProxy: config.TRUST_PROXY,
       metricsToken: config.METRICS_TOKEN,
+      sdkRequestLogLevel: config.SDK_REQUEST_LOG_LEVEL,
       addresses: { admin: config.ADMIN_URL, "frontend-eval": config.FRONTEND_EVAL_URL, "signal-ingest": config.SIGNAL_INGEST_URL },
     },
     logger,
@@ -46,19 +47,13 @@ if (process.env.GATEWAY_MODE === "cluster") {
   );
   onShutdown(logger, [() => system.stop()]);
   const token = system.createdAdminSecret
-    ? `Admin API token (created now, shown once; keep it):\n  ${system.createdAdminSecret}`
-    : "Admin API token: the one printed at the first start, or one from INIT_ADMIN_API_TOKENS.";
-  process.stdout.write(
-    [
-      "",
-      `Vexil is running at ${publicUrl} (web UI: open it in a browser and sign in)`,
-      token,
-      ...initialAdminNotice(system.initialAdmin, publicUrl),
-      "Try it:",
-      `  curl -H 'Authorization: <token>' ${publicUrl}/api/admin/strategies`,
-      `API documentation: ${publicUrl}/docs`,
-      "",
-      "",
-    ].join("\n"),
-  );
+    ? ["Admin API token (created now, shown once; keep it):", `  ${system.createdAdminSecret}`]
+    : ["Admin API token: the one printed at the first start, or one from INIT_ADMIN_API_TOKENS."];
+  announce(logger, `Vexil is running at ${publicUrl} (web UI: open it in a browser and sign in)`, [
+    ...token,
+    ...initialAdminNotice(system.initialAdmin, publicUrl),
+    "Try it:",
+    `  curl -H 'Authorization: <token>' ${publicUrl}/api/admin/strategies`,
+    `API documentation: ${publicUrl}/docs`,
+  ]);
 }

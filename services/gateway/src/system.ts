@@ -10,6 +10,7 @@ import {
   openBus,
   openCache,
   openStoreInFormat,
+  registerEngineMetrics,
   startWhenReachable,
   storeWritesCheck,
   type Engines,
@@ -84,6 +85,7 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
   starting.startingWith("starting the services");
   // One registry for the process: the services' metrics and the requests, on one scrape.
   const metrics = createMetricsRegistry();
+  registerEngineMetrics(metrics, { bus, cache });
 
   const admin = createAdminService(
     await createAdminDeps({
@@ -120,6 +122,7 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
   const app = createHttpApp({
     logger: child("gateway"),
     trustProxy: platform.TRUST_PROXY,
+    sdkRequestLogLevel: platform.SDK_REQUEST_LOG_LEVEL,
     metrics: { registry: metrics, token: platform.METRICS_TOKEN },
     errorHandlers: services.flatMap((s) => s.errorHandlers ?? []),
     // The docs and the web UI after the services: no SDK request walks (and leaves) their routers first.
@@ -139,7 +142,13 @@ export async function startSystem(settings: SystemSettings, logger: Logger): Pro
     healthDetails: frontendEval.health,
   });
   // frontend-eval's SDK hot paths are answered before express, as in its own process.
-  const server = await starting.serve(withFastRoutes(app, frontendEval.fastRoutes ?? [], { logger: child("gateway"), metrics }));
+  const server = await starting.serve(
+    withFastRoutes(app, frontendEval.fastRoutes ?? [], {
+      logger: child("gateway"),
+      metrics,
+      sdkRequestLogLevel: platform.SDK_REQUEST_LOG_LEVEL,
+    }),
+  );
 
   return {
     url: server.url,

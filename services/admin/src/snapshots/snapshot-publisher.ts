@@ -9,7 +9,7 @@ import {
   type SnapshotIndex,
   type SnapshotUpdated,
 } from "@vexil/contracts";
-import type { Logger } from "@vexil/logger";
+import { failureLog, type FailureLog, type Logger } from "@vexil/logger";
 import type { FeatureDocument, SegmentDocument } from "../features/feature-model.js";
 import { servedIn, toClientFeature, toClientSegment } from "./client-features.js";
 
@@ -61,9 +61,6 @@ interface EnvironmentState {
   /** The revision the names entry in the cache was written at, which the index names. */
   namesRevision: number;
 }
-
-/** While rebuilds keep failing, one log line per this long. */
-const failureLogEveryMs = 60_000;
 
 /** Above this many flags coming or going in one rebuild, sorting all names is cheaper than placing each. */
 const placeOneByOne = 64;
@@ -160,9 +157,7 @@ export class SnapshotPublisher {
   /** Set while a failed rebuild waits to be tried again: work that arrives meanwhile waits with it. */
   private retryTimer: NodeJS.Timeout | undefined;
   /** Failed rebuilds in a row, since when, and when that was last logged. */
-  private failures = 0;
-  private failingSince = 0;
-  private failureLoggedAt = 0;
+  private readonly failures: FailureLog;
   private stopped = false;
 
   constructor(
@@ -176,7 +171,13 @@ export class SnapshotPublisher {
       maxRetryDelayMs?: number;
       clock?: () => Date;
     },
-  ) {}
+  ) {
+    this.failures = failureLog(deps.logger, {
+      failing: "snapshot rebuild failed; retrying with a full reload, waiting longer after each failure",
+      stillFailing: "snapshot rebuilds still failing",
+      recovered: "snapshots published again after failed rebuilds",
+    });
+  }
 
   /** The revision last announced per environment (for the metrics). */
   publishedRevisions(): Array<[environment: string, revision: number]> {
@@ -272,7 +273,7 @@ export class SnapshotPublisher {
         this.pending = emptyPending();
         if (work.rewrite) this.published.clear();
         if (work.full || work.rewrite || work.segments || work.features.size > 0) await this.rebuild(work);
-        this.recovered();
+        this.failures.succeeded();
       } catch (err) {
         const delayMs = this.failed(err);
         // What was written is unknown: rewrite every entry, and readers reload in full.
@@ -296,30 +297,9 @@ export class SnapshotPublisher {
    * outage is logged once when it starts, then at most once a minute with the count of failures.
    */
   private failed(err: unknown): number {
-    const now = Date.now();
-    this.failures++;
-    if (this.failures === 1) {
-      this.failingSince = now;
-      this.failureLoggedAt = now;
-      this.deps.logger.error({ err }, "snapshot rebuild failed; retrying with a full reload, waiting longer after each failure");
-    } else if (now - this.failureLoggedAt >= failureLogEveryMs) {
-      this.failureLoggedAt = now;
-      this.deps.logger.warn(
-        { failures: this.failures, since: new Date(this.failingSince), reason: err instanceof Error ? err.message : String(err) },
-        "snapshot rebuilds still failing",
-      );
-    }
+    this.failures.failed(err);
     const first = this.deps.retryDelayMs ?? 1000;
-    return Math.min(first * 2 ** (this.failures - 1), this.deps.maxRetryDelayMs ?? 30_000);
-  }
-
-  private recovered(): void {
-    if (this.failures === 0) return;
-    this.deps.logger.info(
-      { failures: this.failures, seconds: (Date.now() - this.failingSince) / 1000 },
-      "snapshots published again after failed rebuilds",
-    );
-    this.failures = 0;
+    return Math.min(first * 2 ** (this.failures.failures - 1), this.deps.maxRetryDelayMs ?? 30_000);
   }
 
   private hasPending(): boolean {

@@ -40,13 +40,22 @@ export class ClientInstances {
   private readonly timer: NodeJS.Timeout;
   private readonly clock: () => Date;
 
-  constructor(private readonly deps: { bus: Bus; clock?: () => Date; flushIntervalMs?: number }) {
+  constructor(
+    private readonly deps: {
+      bus: Bus;
+      /** Told each registration (Prometheus's `client_sdk_versions`). */
+      onRegistered?: (registration: ClientRegistration) => void;
+      clock?: () => Date;
+      flushIntervalMs?: number;
+    },
+  ) {
     this.clock = deps.clock ?? (() => new Date());
     this.timer = setInterval(() => this.flush(), deps.flushIntervalMs ?? 1000);
     this.timer.unref();
   }
 
   registered(registration: ClientRegistration, sdkType: SdkType, caller: Caller): void {
+    this.deps.onRegistered?.(registration);
     this.note({
       ...this.identity(registration, sdkType, caller),
       sdkVersion: registration.sdkVersion,

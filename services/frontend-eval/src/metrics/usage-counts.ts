@@ -25,7 +25,16 @@ export class UsageCounts {
   private flushing: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly deps: { bus: Bus; logger: Logger; clock?: () => Date; flushIntervalMs?: number }) {
+  constructor(
+    private readonly deps: {
+      bus: Bus;
+      logger: Logger;
+      /** Told each flag's counts as they arrive (Prometheus's `feature_toggle_usage_total`). */
+      onReported?: (environment: string, appName: string, feature: string, counts: { yes: number; no: number }) => void;
+      clock?: () => Date;
+      flushIntervalMs?: number;
+    },
+  ) {
     this.timer = setInterval(() => void this.flush(), deps.flushIntervalMs ?? 1000);
     this.timer.unref();
   }
@@ -40,6 +49,7 @@ export class UsageCounts {
       const no = Math.max(0, Math.trunc(reported.no ?? 0));
       const variants = Object.entries(reported.variants ?? {}).filter(([, n]) => n > 0);
       if (yes === 0 && no === 0 && variants.length === 0) continue;
+      this.deps.onReported?.(environment, metrics.appName, feature, { yes, no });
       if (!counts) this.pending.set(environment, (counts = new Map()));
       const key = `${metrics.appName}\u0000${feature}\u0000${hour}`;
       let count = counts.get(key);

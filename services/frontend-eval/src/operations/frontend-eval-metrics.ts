@@ -1,11 +1,20 @@
-import type { SnapshotUpdated } from "@vexil/contracts";
+import type { ClientRegistration, SnapshotUpdated } from "@vexil/contracts";
 import { Counter, Gauge, Histogram, type Registry } from "@vexil/metrics";
 import { degradedReasons, type DegradedReason } from "../snapshots/snapshot-freshness.js";
 
+/** Unleash's value for an SDK detail the registration does not give. */
+const notSet = "not-set";
+
+function labelOf(value: unknown): string {
+  return typeof value === "string" && value !== "" ? value : notSet;
+}
+
 /**
  * What frontend-eval shows Prometheus: SDK streams open, the snapshot revision held per
- * environment, how stale it may be and why (it stays ready while degraded), and how long a change took from admin's commit to being served here (both clocks
- * are the hosts' own: across machines the figure is only as good as their time sync).
+ * environment, how stale it may be and why (it stays ready while degraded), how long a change took
+ * from admin's commit to being served here (both clocks are the hosts' own: across machines the
+ * figure is only as good as their time sync), and what the SDKs report: their flag evaluations and
+ * their names and versions, under Unleash's metric names and labels.
  */
 export function registerFrontendEvalMetrics(
   registry: Registry,
@@ -71,7 +80,39 @@ export function registerFrontendEvalMetrics(
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
+  // Unleash's labels, and the environment the SDK's token reads.
+  const usage = new Counter({
+    name: "feature_toggle_usage_total",
+    help: "Flag evaluations reported by SDKs, per flag (toggle), result (active), application (appName) and environment",
+    labelNames: ["toggle", "active", "appName", "environment"],
+    registers: [registry],
+  });
+  const sdkVersions = new Counter({
+    name: "client_sdk_versions",
+    help: "SDK registrations, per SDK name and version (and the platform, Yggdrasil engine and client spec versions the SDK names)",
+    labelNames: ["sdk_name", "sdk_version", "platform_name", "platform_version", "yggdrasil_version", "spec_version"],
+    registers: [registry],
+  });
   return {
+    /** Counts one flag's evaluations from an SDK's metrics post. */
+    usageReported(environment: string, appName: string, toggle: string, { yes, no }: { yes: number; no: number }): void {
+      if (yes > 0) usage.inc({ toggle, active: "true", appName, environment }, yes);
+      if (no > 0) usage.inc({ toggle, active: "false", appName, environment }, no);
+    },
+    /** Counts one registration whose `sdkVersion` reads `<name>:<version>`, as Unleash does; others name no SDK. */
+    registered(registration: ClientRegistration): void {
+      const sdk = registration.sdkVersion ?? "";
+      const colon = sdk.lastIndexOf(":");
+      if (colon <= 0 || colon === sdk.length - 1) return;
+      sdkVersions.inc({
+        sdk_name: sdk.slice(0, colon),
+        sdk_version: sdk.slice(colon + 1),
+        platform_name: labelOf(registration.platformName),
+        platform_version: labelOf(registration.platformVersion),
+        yggdrasil_version: labelOf(registration.yggdrasilVersion),
+        spec_version: labelOf(registration.specVersion),
+      });
+    },
     /** Records one applied announcement. */
     applied(notice: SnapshotUpdated | undefined): void {
       if (!notice?.committedAt) return;
