@@ -1,8 +1,6 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createEmbeddedEngine, type StoreEngine } from "@vexil/store";
+import type { StoreEngine } from "@vexil/store";
+import { tempEngine, type TempEngine } from "@vexil/store/testing";
 import type { Actor } from "../access/actor.js";
 import { EventStore } from "../events/event-store.js";
 import { UnitOfWork } from "../events/unit-of-work.js";
@@ -16,7 +14,7 @@ import { createGroupStore } from "./group-store.js";
 const admin: Actor = { name: "admin", userId: 99, email: null };
 
 describe("deleting a user", () => {
-  let dir: string;
+  let temp: TempEngine;
   let engine: StoreEngine;
   let events: EventStore;
   let users: UserService;
@@ -25,8 +23,8 @@ describe("deleting a user", () => {
   const eventTypes = async () => (await events.list()).events.map((e) => e.type).reverse();
 
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "vexil-group-users-"));
-    engine = await createEmbeddedEngine({ dir });
+    temp = await tempEngine("group-users");
+    engine = temp.engine;
     events = await EventStore.create(engine, () => now);
     const unitOfWork = new UnitOfWork(engine, events);
     const groupStore = await createGroupStore(engine);
@@ -46,10 +44,7 @@ describe("deleting a user", () => {
       clock: () => now,
     });
   });
-  afterEach(async () => {
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterEach(() => temp.remove());
 
   it("takes a deleted user out of every group, hand-managed or synced, with an event per group", async () => {
     const ann = await users.create({ username: "ann", rootRole: 3 }, admin);
