@@ -19,7 +19,7 @@ describe("ContextService", () => {
     events = await EventStore.create(temp.engine, () => now);
     context = new ContextService({
       contextFields: createContextFieldStore(temp.engine),
-      features: { listAll: async () => [] },
+      features: { listAll: async () => [], find: async () => null },
       unitOfWork: new UnitOfWork(temp.engine, events),
       clock: () => now,
     });
