@@ -285,7 +285,7 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
     await reviewer.goto(`${vexil.url}/access/api-tokens`);
     await reviewer.getByLabel("Token name").fill("checkout-service");
     await reviewer.getByRole("button", { name: "Create token" }).click();
-    const secret = (await reviewer.getByLabel("Secret").textContent())!;
+    const secret = (await reviewer.getByRole("status").getByLabel("Secret").textContent())!;
     expect(secret).toMatch(/^\*:development\./);
     await reviewer.getByRole("button", { name: "Done" }).click();
     expect(await reviewer.getByText(secret).count()).toBe(0);
@@ -314,7 +314,7 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
     await reviewer.getByRole("link", { name: "Account", exact: true }).click();
     await reviewer.getByLabel("Token description").fill("laptop script");
     await reviewer.getByRole("button", { name: "Create token" }).click();
-    const pat = (await reviewer.getByLabel("Secret").textContent())!;
+    const pat = (await reviewer.getByRole("status").getByLabel("Secret").textContent())!;
     expect((await vexil.api("/api/admin/user", { token: pat })).status).toBe(200);
   }, 120_000);
 
@@ -457,7 +457,7 @@ describe.skipIf(!chromiumAvailable)("the admin web UI in a real browser", () => 
     await page.getByRole("button", { name: "Create endpoint" }).click();
     await page.getByLabel("New token for deploys").fill("ci");
     await page.getByRole("button", { name: "Create token" }).click();
-    const signalToken = (await page.getByLabel("Secret").textContent())!;
+    const signalToken = (await page.getByRole("status").getByLabel("Secret").textContent())!;
     const sent = await vexil.api("/api/signal-endpoint/deploys", {
       method: "POST",
       token: `Bearer ${signalToken}`,
