@@ -10,6 +10,8 @@ export interface Column<Row> {
   actions?: boolean;
   /** Hidden on a phone (the name and what is acted on stay). */
   narrowHidden?: boolean;
+  /** Right-aligned, as figures are. */
+  numeric?: boolean;
 }
 
 export const pageSizes = [25, 50, 100] as const;
@@ -134,6 +136,8 @@ interface DataTableProps<Row> {
   /** Shown instead of the table when there are no rows. */
   empty: ReactNode;
   busy?: boolean;
+  /** Offer the "Columns" choice (a short table of few columns does without). */
+  columnChoice?: boolean;
 }
 
 /**
@@ -141,14 +145,14 @@ interface DataTableProps<Row> {
  * pager above and below once it holds more than one page, and its columns chosen (every column but
  * the first and the actions can be hidden).
  */
-export function DataTable<Row>({ label, columns, rows, rowKey, noun, empty, busy }: DataTableProps<Row>) {
+export function DataTable<Row>({ label, columns, rows, rowKey, noun, empty, busy, columnChoice = true }: DataTableProps<Row>) {
   const [sort, setSort] = useState<Sort>();
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState<number>(pageSizes[0]);
   const choice = useColumnChoice(label);
   if (rows === undefined) return <Skeleton shape="table" />;
   if (rows.length === 0) return <p className="empty">{empty}</p>;
-  const optional = columns.slice(1).filter((column) => !column.actions);
+  const optional = columnChoice ? columns.slice(1).filter((column) => !column.actions) : [];
   const shownColumns = columns.filter((column) => choice.shown(column.header) || !optional.includes(column));
   const pages = pageCount(rows.length, pageSize);
   const shownPage = Math.min(page, pages - 1);
@@ -202,8 +206,10 @@ interface TableProps<Row> {
   onSort: (sort: Sort) => void;
 }
 
-function cellClass(column: { actions?: boolean; narrowHidden?: boolean }): string | undefined {
-  return [column.actions && "actions", column.narrowHidden && "narrow-hidden"].filter(Boolean).join(" ") || undefined;
+function cellClass(column: { actions?: boolean; narrowHidden?: boolean; numeric?: boolean }): string | undefined {
+  return (
+    [column.actions && "actions", column.narrowHidden && "narrow-hidden", column.numeric && "number"].filter(Boolean).join(" ") || undefined
+  );
 }
 
 /** The table itself; sortable headers are buttons and say their order with aria-sort. */

@@ -1,11 +1,30 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link, useLocation } from "wouter";
+import type { ProjectListItem as Project } from "@vexil/contracts";
 import { adminApi, ok } from "../api.js";
+import { DataTable, type Column } from "../components/DataTable.js";
 import { ErrorNote, fieldError, SelectField, TextField } from "../components/forms.js";
 import { projectsQuery } from "../queries.js";
 import { keys } from "../query-keys.js";
 import { projectPath } from "../paths.js";
+
+const columns: Column<Project>[] = [
+  {
+    header: "Project",
+    cell: (project) => (
+      <>
+        <Link href={projectPath(project.id)}>{project.name}</Link>
+        {project.description && <div className="hint">{project.description}</div>}
+      </>
+    ),
+    sortBy: (project) => project.name,
+  },
+  { header: "Id", cell: (project) => <code>{project.id}</code>, sortBy: (project) => project.id, narrowHidden: true },
+  { header: "Mode", cell: (project) => project.mode, sortBy: (project) => project.mode ?? "", narrowHidden: true },
+  { header: "Flags", cell: (project) => project.featureCount, sortBy: (project) => project.featureCount ?? 0, numeric: true },
+  { header: "Health", cell: (project) => `${project.health}%`, sortBy: (project) => project.health ?? 0, numeric: true },
+];
 
 export function ProjectsPage() {
   const projects = useQuery(projectsQuery);
@@ -20,39 +39,16 @@ export function ProjectsPage() {
       </div>
       {creating && <CreateProject onClose={() => setCreating(false)} />}
       <ErrorNote error={projects.error} />
-      {projects.data && projects.data.projects.length === 0 && <p className="empty">No projects yet: create one to hold your flags.</p>}
-      {projects.data && projects.data.projects.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Project</th>
-              <th scope="col">Id</th>
-              <th scope="col">Mode</th>
-              <th scope="col" className="number">
-                Flags
-              </th>
-              <th scope="col" className="number">
-                Health
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {projects.data.projects.map((project) => (
-              <tr key={project.id}>
-                <td>
-                  <Link href={projectPath(project.id)}>{project.name}</Link>
-                  {project.description && <div className="hint">{project.description}</div>}
-                </td>
-                <td>
-                  <code>{project.id}</code>
-                </td>
-                <td>{project.mode}</td>
-                <td className="number">{project.featureCount}</td>
-                <td className="number">{project.health}%</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      {!projects.error && (
+        <DataTable
+          label="Projects"
+          noun="projects"
+          columns={columns}
+          rows={projects.data?.projects}
+          rowKey={(project) => project.id}
+          empty="No projects yet: create one to hold your flags."
+          columnChoice={false}
+        />
       )}
     </section>
   );

@@ -1,11 +1,40 @@
 import { useQuery } from "@tanstack/react-query";
-import { changeRequestStates, type ChangeRequestState } from "@vexil/contracts";
+import { changeRequestStates, type ChangeRequest, type ChangeRequestState } from "@vexil/contracts";
 import { useState } from "react";
 import { Link } from "wouter";
 import { adminApi, ok } from "../../api.js";
+import { DataTable, type Column } from "../../components/DataTable.js";
 import { ErrorNote, SelectField } from "../../components/forms.js";
+import { requestName } from "../../components/ReviewNotice.js";
 import { keys } from "../../query-keys.js";
 import { changeRequestPath } from "../../paths.js";
+
+const columns = (projectId: string): Column<ChangeRequest>[] => [
+  {
+    header: "Request",
+    cell: (request) => (
+      <>
+        <Link href={changeRequestPath(projectId, request.id)}>{requestName(request)}</Link>
+        <div className="hint">{request.features.map((f) => f.name).join(", ")}</div>
+      </>
+    ),
+    sortBy: (request) => request.id,
+  },
+  { header: "Environment", cell: (request) => request.environment, sortBy: (request) => request.environment },
+  { header: "State", cell: (request) => request.state, sortBy: (request) => request.state ?? "" },
+  {
+    header: "By",
+    cell: (request) => request.createdBy?.username ?? "—",
+    sortBy: (request) => request.createdBy?.username ?? "",
+    narrowHidden: true,
+  },
+  {
+    header: "Approvals",
+    cell: (request) => `${request.approvals?.length ?? 0} of ${request.minApprovals}`,
+    sortBy: (request) => request.approvals?.length ?? 0,
+    narrowHidden: true,
+  },
+];
 
 /** A project's change requests, newest first, by state. */
 export function ChangeRequestsPanel({ projectId }: { projectId: string }) {
@@ -26,41 +55,15 @@ export function ChangeRequestsPanel({ projectId }: { projectId: string }) {
         </SelectField>
       </div>
       <ErrorNote error={requests.error} />
-      {requests.data && list.length === 0 && (
-        <p className="empty">
-          No change requests. Environments that require them (Settings) collect changes here for a second person to approve.
-        </p>
-      )}
-      {list.length > 0 && (
-        <table aria-label="Change requests">
-          <thead>
-            <tr>
-              <th scope="col">Request</th>
-              <th scope="col">Environment</th>
-              <th scope="col">State</th>
-              <th scope="col">By</th>
-              <th scope="col">Approvals</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((request) => (
-              <tr key={request.id}>
-                <td>
-                  <Link href={changeRequestPath(projectId, request.id)}>
-                    #{request.id} {request.title}
-                  </Link>
-                  <div className="hint">{request.features.map((f) => f.name).join(", ")}</div>
-                </td>
-                <td>{request.environment}</td>
-                <td>{request.state}</td>
-                <td>{request.createdBy?.username ?? "—"}</td>
-                <td>
-                  {request.approvals?.length ?? 0} of {request.minApprovals}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      {!requests.error && (
+        <DataTable
+          label="Change requests"
+          noun="change requests"
+          columns={columns(projectId)}
+          rows={requests.data && list}
+          rowKey={(request) => request.id}
+          empty="No change requests. Environments that require them (Settings) collect changes here for a second person to approve."
+        />
       )}
     </>
   );

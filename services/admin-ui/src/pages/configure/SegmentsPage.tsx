@@ -1,21 +1,61 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Constraint, Segment } from "@vexil/contracts";
 import { useState, type FormEvent } from "react";
 import { adminApi, ok } from "../../api.js";
+import { DataTable, type Column } from "../../components/DataTable.js";
 import { ErrorNote, fieldError, TextField } from "../../components/forms.js";
 import { useStrategyChoices } from "../../queries.js";
 import { cleanConstraints, ConstraintsEditor } from "../flag/ConstraintsEditor.js";
 import { keys } from "../../query-keys.js";
+import { useResourceList, useResourceMutation } from "../../resource.js";
 
 /** Reusable sets of constraints that strategies refer to by id. */
 export function SegmentsPage() {
-  const queryClient = useQueryClient();
-  const segments = useQuery({ queryKey: keys.segments, queryFn: () => ok(adminApi.segments.list()) });
+  const segments = useResourceList({ key: keys.segments, list: () => ok(adminApi.segments.list()), rows: (data) => data.segments });
   const [editing, setEditing] = useState<Segment | "new" | undefined>();
-  const remove = useMutation({
-    mutationFn: (id: number) => ok(adminApi.segments.delete({ params: { id } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.segments }),
+  const remove = useResourceMutation({
+    mutate: (segment: Segment) => ok(adminApi.segments.delete({ params: { id: segment.id } })),
+    invalidates: [keys.segments, keys.strategyChoices],
+    confirm: (segment) => `Delete the segment ${segment.name}?`,
+    done: (_, segment) => `Segment ${segment.name} deleted`,
   });
+  const columns: Column<Segment>[] = [
+    {
+      header: "Segment",
+      cell: (segment) => (
+        <>
+          {segment.name}
+          {segment.description && <div className="hint">{segment.description}</div>}
+        </>
+      ),
+      sortBy: (segment) => segment.name,
+    },
+    {
+      header: "Constraints",
+      cell: (segment) =>
+        segment.constraints.map((c) => `${c.contextName} ${c.operator} ${c.values?.join(", ") ?? c.value ?? ""}`).join("; "),
+      narrowHidden: true,
+    },
+    {
+      header: "Used in",
+      cell: (segment) => `${segment.usedInFeatures ?? 0} flags, ${segment.usedInProjects ?? 0} projects`,
+      sortBy: (segment) => segment.usedInFeatures ?? 0,
+    },
+    {
+      header: "Actions",
+      actions: true,
+      cell: (segment) => (
+        <>
+          <button type="button" onClick={() => setEditing(segment)}>
+            Edit {segment.name}
+          </button>
+          <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.run(segment)}>
+            Delete {segment.name}
+          </button>
+        </>
+      ),
+    },
+  ];
   return (
     <section>
       <div className="page-head">
@@ -31,49 +71,16 @@ export function SegmentsPage() {
           onDone={() => setEditing(undefined)}
         />
       )}
-      <ErrorNote error={segments.error ?? remove.error} />
-      {segments.data?.segments.length === 0 && (
-        <p className="empty">No segments. A segment names a group of users (say, beta testers) once, for many flags.</p>
-      )}
-      {(segments.data?.segments.length ?? 0) > 0 && (
-        <table aria-label="Segments">
-          <thead>
-            <tr>
-              <th scope="col">Segment</th>
-              <th scope="col">Constraints</th>
-              <th scope="col">Used in</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {segments.data!.segments.map((segment) => (
-              <tr key={segment.id}>
-                <td>
-                  {segment.name}
-                  {segment.description && <div className="hint">{segment.description}</div>}
-                </td>
-                <td>
-                  {segment.constraints.map((c) => `${c.contextName} ${c.operator} ${c.values?.join(", ") ?? c.value ?? ""}`).join("; ")}
-                </td>
-                <td>
-                  {segment.usedInFeatures ?? 0} flags, {segment.usedInProjects ?? 0} projects
-                </td>
-                <td className="actions">
-                  <button type="button" onClick={() => setEditing(segment)}>
-                    Edit {segment.name}
-                  </button>
-                  <button
-                    type="button"
-                    className="danger"
-                    onClick={() => confirm(`Delete the segment ${segment.name}?`) && remove.mutate(segment.id)}
-                  >
-                    Delete {segment.name}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      <ErrorNote error={segments.query.error ?? remove.error} />
+      {!segments.query.error && (
+        <DataTable
+          label="Segments"
+          noun="segments"
+          columns={columns}
+          rows={segments.rows}
+          rowKey={(segment) => segment.id}
+          empty="No segments. A segment names a group of users (say, beta testers) once, for many flags."
+        />
       )}
     </section>
   );
