@@ -16,6 +16,7 @@ import { inviteLinksContract } from "./admin/invite-links.js";
 import { playgroundContract } from "./admin/playground.js";
 import { projectsContract } from "./admin/projects.js";
 import { samlContract } from "./admin/saml.js";
+import { oidcContract, passwordAuthContract } from "./admin/oidc.js";
 import { actionsContract } from "./admin/actions.js";
 import { serviceAccountsContract } from "./admin/service-accounts.js";
 import { signalEndpointsContract } from "./admin/signals.js";
@@ -43,6 +44,8 @@ type AdminRoutes = {
   inviteLinks: typeof inviteLinksContract;
   apiTokens: typeof apiTokensContract;
   saml: typeof samlContract;
+  oidc: typeof oidcContract;
+  passwordAuth: typeof passwordAuthContract;
   users: typeof usersContract;
   groups: typeof groupsContract;
   events: typeof eventsContract;
@@ -72,6 +75,8 @@ const adminRoutes: AdminRoutes = {
   inviteLinks: inviteLinksContract,
   apiTokens: apiTokensContract,
   saml: samlContract,
+  oidc: oidcContract,
+  passwordAuth: passwordAuthContract,
   users: usersContract,
   groups: groupsContract,
   events: eventsContract,

@@ -24,10 +24,10 @@ export const authContract = c.router(
       path: "/auth/simple/login",
       summary: "Sign in with a username (or email) and password; sets the `vexil-session` cookie",
       description:
-        "Signs a user in with username or email and password, and sets the `vexil-session` cookie the admin UI and API accept. Too many attempts from one client address within a minute are refused with 429, as in Unleash.",
+        "Signs a user in with username or email and password, and sets the `vexil-session` cookie the admin UI and API accept. Too many attempts from one client address within a minute are refused with 429, as in Unleash. While password sign-in is turned off (`/api/admin/auth/simple/settings`), it is refused with 403, the break-glass for the built-in admin aside.",
       metadata: { requestExample: { username: "admin", password: "Correct-horse-9" } },
       body: loginSchema,
-      responses: { 200: loginResponseSchema, ...errorResponses(400, 401, 413, 415, 429) },
+      responses: { 200: loginResponseSchema, ...errorResponses(400, 401, 403, 413, 415, 429) },
     },
     options: {
       method: "GET",

@@ -13,6 +13,7 @@ export * from "./admin/environments.js";
 export { inviteLinksContract } from "./admin/invite-links.js";
 export * from "./admin/projects.js";
 export { samlContract } from "./admin/saml.js";
+export { oidcContract, passwordAuthContract } from "./admin/oidc.js";
 export { segmentsContract } from "./admin/segments.js";
 export { strategiesContract } from "./admin/strategies.js";
 export { tagsContract } from "./admin/tags.js";

@@ -14,6 +14,13 @@ import {
   type IdpUser,
   type SimpleSamlPhp,
 } from "../src/simplesamlphp.js";
+import {
+  eventsOf as eventsIn,
+  passwordSessionCookie,
+  paymentsGroupAccess,
+  sessionCookie as cookieIn,
+  toggleFlag,
+} from "../src/sso-journeys.js";
 
 const idpHost = "idp.test";
 const users: IdpUser[] = [
@@ -69,20 +76,7 @@ describe.skipIf(!chromiumAvailable || !simpleSamlPhpAvailable)("SAML sign-in", (
       },
       200,
     );
-    await vexil.createProject("payments");
-    for (const project of ["payments", "default"])
-      await vexil.expectStatus(`/api/admin/projects/${project}/features`, { method: "POST", body: { name: `${project}-flag` } }, 201);
-    const group = await vexil.expectStatus(
-      "/api/admin/groups",
-      { method: "POST", body: { name: "payments-editors", mappingsSSO: ["payments-engineers"], rootRole: null } },
-      201,
-    );
-    groupId = group.id;
-    await vexil.expectStatus(
-      "/api/admin/projects/payments/access",
-      { method: "POST", body: { roles: [5], groups: [{ id: groupId }] } },
-      200,
-    );
+    groupId = await paymentsGroupAccess(vexil, "payments-engineers");
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -92,27 +86,10 @@ describe.skipIf(!chromiumAvailable || !simpleSamlPhpAvailable)("SAML sign-in", (
   });
 
   const signIn = (page: Page, user: IdpUser, wanted = "/projects/payments") => signInThroughIdp(page, vexil.url, idpHost, user, wanted);
-  const sessionCookie = async (page: Page) => {
-    const cookie = (await page.context().cookies(vexil.url)).find((c) => c.name === "vexil-session");
-    return cookie ? `vexil-session=${cookie.value}` : undefined;
-  };
-  const eventsOf = async (type: string) =>
-    (
-      (await vexil.expectStatus("/api/admin/events?limit=1000", undefined, 200)).events as { type: string; data: Record<string, unknown> }[]
-    ).filter((e) => e.type === type);
-  /** A password session of an admin, as a browser holding one would send it. */
-  const loginCookie = async () => {
-    const password = "Str0ng-enough!";
-    await vexil.api("/api/admin/user-admin", { method: "POST", body: { username: "saml-admin", rootRole: "Admin", password } });
-    const login = await vexil.api("/auth/simple/login", { method: "POST", token: null, body: { username: "saml-admin", password } });
-    return login.headers.get("set-cookie")!.split(";")[0]!;
-  };
-  const toggle = (project: string, cookie: string) =>
-    vexil.api(`/api/admin/projects/${project}/features/${project}-flag/environments/development/on`, {
-      method: "POST",
-      token: null,
-      headers: { cookie },
-    });
+  const sessionCookie = (page: Page) => cookieIn(vexil, page);
+  const eventsOf = (type: string) => eventsIn(vexil, type);
+  const loginCookie = () => passwordSessionCookie(vexil, "saml-admin");
+  const toggle = (project: string, cookie: string) => toggleFlag(vexil, project, cookie);
 
   it("tells the sign-in page what is enabled and publishes the service provider's metadata", async () => {
     expect(await vexil.expectStatus("/auth/options", { token: null }, 200)).toEqual({

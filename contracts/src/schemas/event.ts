@@ -95,6 +95,8 @@ export const eventTypes = [
   /** Vexil's: a single sign-on (SAML, OIDC) that opened a session, and one that was refused. */
   "sso-sign-in",
   "sso-sign-in-refused",
+  /** Vexil's: the built-in admin signed in with a password while password sign-in is off (PASSWORD_SIGN_IN_BREAK_GLASS). */
+  "password-sign-in-break-glass",
   "setting-created",
   "setting-updated",
   "setting-deleted",

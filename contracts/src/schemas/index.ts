@@ -18,6 +18,7 @@ export * from "./frontend.js";
 export * from "./group.js";
 export * from "./json-patch.js";
 export * from "./ofrep.js";
+export * from "./oidc.js";
 export * from "./playground.js";
 export * from "./project-access.js";
 export * from "./project.js";

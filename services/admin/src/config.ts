@@ -33,5 +33,7 @@ export const adminEnv = platformEnv.extend({
   PUBLIC_URL: envSchemas.url.optional(),
   /** Mark the session cookie Secure (when served over HTTPS). */
   SECURE_COOKIES: envSchemas.booleanString.default("false"),
+  /** Lets the built-in admin (INIT_ADMIN_USERNAME) sign in with a password while password sign-in is turned off. */
+  PASSWORD_SIGN_IN_BREAK_GLASS: envSchemas.booleanString.default("false"),
 });
 export type AdminConfig = z.infer<typeof adminEnv>;

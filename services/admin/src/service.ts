@@ -38,6 +38,9 @@ import { samlSettingsRoutes } from "./saml/saml-settings-routes.js";
 import { samlRoutes } from "./saml/saml-routes.js";
 import { samlPaths } from "./saml/saml-sign-in.js";
 import { ssoBaseUrl } from "./sso/base-url.js";
+import { oidcRoutes, oidcSettingsRoutes } from "./oidc/oidc-routes.js";
+import { oidcPaths } from "./oidc/oidc-sign-in.js";
+import { passwordSettingsRoutes } from "./auth/password-sign-in.js";
 import { segmentRoutes } from "./segments/segment-routes.js";
 import { serviceAccountRoutes } from "./service-accounts/service-account-routes.js";
 import { signalEndpointRoutes } from "./signals/signal-endpoint-routes.js";
@@ -83,14 +86,21 @@ function adminRoutes(deps: AdminDeps, eventStream: EventStreamHub): Router[] {
       signupTokens: governance.signupTokens,
       loginLimiter: governance.loginLimiter,
       secureCookies: deps.settings.SECURE_COOKIES ?? false,
-      signOutAtProvider: async (req, sso) =>
-        sso.provider === "saml" ? governance.samlSignIn.logoutUrl(ssoBaseUrl(req, deps.settings.PUBLIC_URL), sso) : undefined,
+      signOutAtProvider: async (req, sso) => {
+        const base = ssoBaseUrl(req, deps.settings.PUBLIC_URL);
+        return sso.provider === "saml" ? governance.samlSignIn.logoutUrl(base, sso) : governance.oidcSignIn.logoutUrl(base, sso);
+      },
       signInOptions: async () => ({
-        passwordSignIn: true,
-        providers: (await governance.saml.get()).enabled ? [{ type: "saml", name: "SAML 2.0", path: samlPaths.login }] : [],
+        passwordSignIn: await governance.passwordSignIn.isOn(),
+        providers: [
+          ...((await governance.saml.get()).enabled ? [{ type: "saml" as const, name: "SAML 2.0", path: samlPaths.login }] : []),
+          ...((await governance.oidc.get()).enabled ? [{ type: "oidc" as const, name: "OpenID Connect", path: oidcPaths.login }] : []),
+        ],
       }),
+      passwordSignIn: governance.passwordSignIn,
     }),
     samlRoutes({ saml: governance.samlSignIn, publicUrl: deps.settings.PUBLIC_URL, secureCookies: deps.settings.SECURE_COOKIES ?? false }),
+    oidcRoutes({ oidc: governance.oidcSignIn, publicUrl: deps.settings.PUBLIC_URL, secureCookies: deps.settings.SECURE_COOKIES ?? false }),
     signedIn,
     // Before every other admin route: private projects are invisible to non-members.
     projectMemberRoutes({ members: changeRequests.projectMembers, access }),
@@ -107,6 +117,8 @@ function adminRoutes(deps: AdminDeps, eventStream: EventStreamHub): Router[] {
     groupRoutes({ groups: governance.groups, access }),
     signupTokenRoutes({ signupTokens: governance.signupTokens, access }),
     samlSettingsRoutes({ saml: governance.saml, access }),
+    oidcSettingsRoutes({ oidc: governance.oidc, access }),
+    passwordSettingsRoutes({ passwordSignIn: governance.passwordSignIn, access }),
     eventRoutes({ events, access, hiddenProjects: (req) => changeRequests.projectMembers.hiddenFrom(getPrincipal(req as Request)) }),
     eventStreamRoutes({ hub: eventStream, access, projects: flags.projectService, maySee: participation.maySee }),
     strategyRoutes({ strategies: flags.strategies, access }),

@@ -27,6 +27,31 @@ export function SignInPage() {
     event.preventDefault();
     signIn.mutate();
   };
+  const passwordOff = options.data?.passwordSignIn === false;
+  const passwordFields = (
+    <>
+      <TextField
+        label="Username or email"
+        name="username"
+        autoComplete="username"
+        required
+        value={username}
+        onChange={(e) => setUsername(e.target.value)}
+      />
+      <TextField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+      <button type="submit" className="primary" disabled={signIn.isPending}>
+        Sign in
+      </button>
+    </>
+  );
   return (
     <main className="sign-in">
       <form onSubmit={submit} aria-labelledby="sign-in-title" className="card">
@@ -38,34 +63,26 @@ export function SignInPage() {
         )}
         {options.data?.providers.map((provider) => (
           <a key={provider.type} className="button primary" href={`${provider.path}?redirect=${back}`}>
-            Sign in with SSO ({provider.name})
+            {provider.type === "saml" ? `Sign in with SSO (${provider.name})` : `Sign in with ${provider.name}`}
           </a>
         ))}
-        <TextField
-          label="Username or email"
-          name="username"
-          autoComplete="username"
-          required
-          value={username}
-          onChange={(e) => setUsername(e.target.value)}
-        />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        <button type="submit" className="primary" disabled={signIn.isPending}>
-          Sign in
-        </button>
+        {passwordOff ? (
+          // The built-in admin's way in when single sign-on fails (the server's break-glass setting).
+          <details>
+            <summary>Sign in as the built-in administrator</summary>
+            <p className="hint">Password sign-in is turned off; only the built-in admin may use it, when the server allows.</p>
+            {passwordFields}
+          </details>
+        ) : (
+          passwordFields
+        )}
         <ErrorNote error={signIn.error} />
-        <p className="hint">
-          First start? Sign in as <code>admin</code> with the password the server printed on its console when it first started, then change
-          it.
-        </p>
+        {!passwordOff && (
+          <p className="hint">
+            First start? Sign in as <code>admin</code> with the password the server printed on its console when it first started, then
+            change it.
+          </p>
+        )}
       </form>
     </main>
   );

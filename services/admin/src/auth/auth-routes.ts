@@ -6,6 +6,7 @@ import { defaultAdminPassword } from "../users/initial-admin.js";
 import type { SignupTokenService } from "../signup-tokens/signup-token-service.js";
 import { toUserView, type UserService } from "../users/user-service.js";
 import { limitLoginAttempts, type LoginRateLimiter } from "./login-rate-limit.js";
+import type { PasswordSignIn } from "./password-sign-in.js";
 import type { SessionService } from "./session-service.js";
 import { sendSsoPage } from "./sso-page.js";
 import { clearSessionCookie, setSessionCookie } from "./session-cookie.js";
@@ -21,6 +22,7 @@ export function authRoutes({
   secureCookies,
   signOutAtProvider,
   signInOptions,
+  passwordSignIn,
 }: {
   sessions: SessionService;
   users: UserService;
@@ -33,6 +35,8 @@ export function authRoutes({
   signOutAtProvider: (req: Request, sso: SsoSession) => Promise<string | undefined>;
   /** What the sign-in page offers. */
   signInOptions: () => Promise<SignInOptions>;
+  /** Whether password sign-in is on, and the break-glass while it is off. */
+  passwordSignIn: Pick<PasswordSignIn, "assertAllowed" | "recordBreakGlass">;
 }): Router {
   const router = express.Router();
 
@@ -41,11 +45,13 @@ export function authRoutes({
   mountContract(router, authContract, {
     login: async ({ body, res }) => {
       await loginLimiter.assertAccountOpen(body.username);
+      const allowed = await passwordSignIn.assertAllowed(body.username);
       const user = await users.verifyLogin(body.username, body.password).catch(async (err: unknown) => {
         if (err instanceof AuthenticationRequired) await loginLimiter.recordFailure(body.username);
         throw err;
       });
       await loginLimiter.recordSuccess(body.username);
+      if (allowed === "break-glass") await passwordSignIn.recordBreakGlass(toUserView(user));
       const { sessionId, expiresAt } = await sessions.start(user._id);
       setSessionCookie(res, sessionId, expiresAt, secureCookies);
       return { status: 200, body: { ...toUserView(user), usesDefaultPassword: body.password === defaultAdminPassword } };

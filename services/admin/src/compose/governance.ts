@@ -17,12 +17,15 @@ import type { ProjectStore } from "../projects/project-store.js";
 import { SamlSettingsService } from "../saml/saml-settings-service.js";
 import { SamlSignIn } from "../saml/saml-sign-in.js";
 import { SsoSignIn } from "../sso/sso-sign-in.js";
+import { createOidcSettingsStore, OidcSettingsService } from "../oidc/oidc-settings.js";
+import { OidcSignIn } from "../oidc/oidc-sign-in.js";
+import { PasswordSignIn } from "../auth/password-sign-in.js";
 import { createSamlSettingsStore } from "../saml/saml-settings-store.js";
 import { PersonalAccessTokenService } from "../users/personal-access-token-service.js";
 import { createPersonalAccessTokenStore } from "../users/personal-access-token-store.js";
 import { UserService } from "../users/user-service.js";
 import { createUserStore } from "../users/user-store.js";
-import { ensureInitialAdmin, type InitialAdmin } from "../users/initial-admin.js";
+import { defaultAdminUsername, ensureInitialAdmin, type InitialAdmin } from "../users/initial-admin.js";
 
 export interface GovernanceSettings extends Partial<LoginRateLimitSettings> {
   /** The first admin user, created on the first start only (Unleash's defaults). */
@@ -32,13 +35,16 @@ export interface GovernanceSettings extends Partial<LoginRateLimitSettings> {
   PUBLIC_URL?: string;
   /** Mark the session cookie Secure (serve over HTTPS). */
   SECURE_COOKIES?: boolean;
+  /** Lets the built-in admin sign in with a password while password sign-in is off. */
+  PASSWORD_SIGN_IN_BREAK_GLASS?: boolean;
 }
 
 const sessionPruneEveryMs = 60 * 60 * 1000;
 
 /**
  * Who may do what: API tokens, users and their sessions and
- * personal access tokens, signup tokens (the invite links people sign up with), SAML settings and feedback.
+ * personal access tokens, signup tokens (the invite links people sign up with), single sign-on (SAML,
+ * OIDC), password sign-in's switch and feedback.
  */
 export async function createGovernanceSlice({
   engines,
@@ -61,7 +67,7 @@ export async function createGovernanceSlice({
   unitOfWork: UnitOfWork;
   localTokens: TokenSet;
   settings: GovernanceSettings;
-  /** Seals the secrets the slice stores (SAML certificates). */
+  /** Seals the secrets the slice stores (SAML certificates, the OIDC client secret). */
   secrets: SecretBox;
   clock: () => Date;
   logger: Logger;
@@ -108,6 +114,16 @@ export async function createGovernanceSlice({
   const saml = new SamlSettingsService({ settings: await createSamlSettingsStore(store, secrets), unitOfWork });
   const sso = new SsoSignIn({ users, groups, sessions, unitOfWork });
   const samlSignIn = new SamlSignIn({ settings: saml, cache, sso, secrets });
+  const oidc = new OidcSettingsService({ settings: await createOidcSettingsStore(store, secrets), unitOfWork });
+  const oidcSignIn = new OidcSignIn({ settings: oidc, cache, sso });
+  const passwordSignIn = new PasswordSignIn({
+    engine: store,
+    unitOfWork,
+    ssoEnabled: async () => Boolean((await saml.get()).enabled || (await oidc.get()).enabled),
+    breakGlass: settings.PASSWORD_SIGN_IN_BREAK_GLASS ?? false,
+    builtInAdmin: settings.INIT_ADMIN_USERNAME ?? defaultAdminUsername,
+    logger: logger.child({ module: "password-sign-in" }),
+  });
   const feedback = createFeedbackStore(store);
   const loginLimiter = loginRateLimiter(cache, settings, clock);
 
@@ -125,6 +141,9 @@ export async function createGovernanceSlice({
     signupTokens,
     saml,
     samlSignIn,
+    oidc,
+    oidcSignIn,
+    passwordSignIn,
     feedback,
     loginLimiter,
     /** Known once started: whether the first admin was created and still has the default password. */

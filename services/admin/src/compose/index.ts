@@ -29,7 +29,9 @@ export type AdminSettings = Pick<AdminConfig, "INIT_ADMIN_API_TOKENS" | "INIT_CL
   Partial<SignalLimitSettings> &
   Partial<SegmentLimitSettings> &
   Partial<Pick<AdminConfig, "ADDONS_ALLOW_PRIVATE_URLS">> &
-  Partial<Pick<AdminConfig, "INIT_ADMIN_USERNAME" | "INIT_ADMIN_PASSWORD" | "PUBLIC_URL" | "SECURE_COOKIES">> &
+  Partial<
+    Pick<AdminConfig, "INIT_ADMIN_USERNAME" | "INIT_ADMIN_PASSWORD" | "PUBLIC_URL" | "SECURE_COOKIES" | "PASSWORD_SIGN_IN_BREAK_GLASS">
+  > &
   Partial<LoginRateLimitSettings> &
   Partial<EventRetentionSettings> &
   Partial<ActionRetentionSettings> &

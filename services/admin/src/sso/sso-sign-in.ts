@@ -14,8 +14,8 @@ export interface SsoIdentity {
   name?: string;
   /** The groups the provider reported at the configured path; undefined when it reported none. */
   groups: string[] | undefined;
-  /** How to end the session at the provider too. */
-  session: SsoSession;
+  /** How to end the session at the provider too, when that is on. */
+  session?: SsoSession;
 }
 
 /** The sign-in rules the SAML and OIDC settings share. */
