@@ -19,6 +19,7 @@ const everyKey: Record<keyof typeof cacheKeys, string> = {
   loginLock: cacheKeys.loginLock("q0GjGm0"),
   samlRequest: cacheKeys.samlRequest("_4f2a"),
   samlAssertion: cacheKeys.samlAssertion("_9c1e"),
+  oidcSignIn: cacheKeys.oidcSignIn("k3Yp0"),
   signalRate: cacheKeys.signalRate("7", 1_717_200_000),
 };
 
@@ -37,6 +38,7 @@ describe("cache keys", () => {
       loginLock: "login-lock:q0GjGm0",
       samlRequest: "saml-request:_4f2a",
       samlAssertion: "saml-assertion:_9c1e",
+      oidcSignIn: "oidc-sign-in:k3Yp0",
       signalRate: "signal-rate:7:1717200000",
     });
   });

@@ -28,6 +28,8 @@ export const cacheKeys = {
   samlRequest: (requestId: string) => `saml-request:${requestId}`,
   /** A SAML assertion already used, so it opens a session only once. */
   samlAssertion: (assertionId: string) => `saml-assertion:${assertionId}`,
+  /** An OIDC sign-in this server started (its PKCE verifier, nonce and the page to go back to), by its state, until the answer arrives or it expires. */
+  oidcSignIn: (state: string) => `oidc-sign-in:${state}`,
   /** Signals one endpoint received in one second of the clock. */
   signalRate: (endpoint: string, second: number) => `signal-rate:${endpoint}:${second}`,
 } as const;

@@ -1,7 +1,7 @@
 import * as client from "openid-client";
 import { z } from "zod";
 import type { Cache } from "@vexil/cache";
-import type { OidcSettings } from "@vexil/contracts";
+import { cacheKeys, type OidcSettings } from "@vexil/contracts";
 import { NotFoundError } from "@vexil/errors";
 import type { SsoSession } from "../auth/session-store.js";
 import type { SsoSignIn } from "../sso/sso-sign-in.js";
@@ -66,7 +66,7 @@ export class OidcSignIn {
     const codeVerifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const nonce = client.randomNonce();
-    await this.deps.cache.setJson(`oidc-sign-in:${state}`, { codeVerifier, nonce, redirect } satisfies z.infer<typeof pendingSignIn>, {
+    await this.deps.cache.setJson(cacheKeys.oidcSignIn(state), { codeVerifier, nonce, redirect } satisfies z.infer<typeof pendingSignIn>, {
       ttlSeconds: oidcRequestLifetimeMs / 1000,
     });
     const scopes = ["openid", "email", "profile", ...(settings.addGroupsScope ? ["groups"] : [])];
@@ -90,9 +90,9 @@ export class OidcSignIn {
     const settings = await this.enabledSettings();
     const refuse = (reason: string, message: string, email?: string) => this.deps.sso.refuse("oidc", reason, message, email);
     const state = query.get("state") ?? "";
-    const pending = state ? pendingSignIn.safeParse(await this.deps.cache.getJson(`oidc-sign-in:${state}`)) : undefined;
+    const pending = state ? pendingSignIn.safeParse(await this.deps.cache.getJson(cacheKeys.oidcSignIn(state))) : undefined;
     // Claimed once: a second use of the same answer (a replayed code) finds nothing here.
-    if (!pending?.success || !(await this.deps.cache.del(`oidc-sign-in:${state}`)))
+    if (!pending?.success || !(await this.deps.cache.del(cacheKeys.oidcSignIn(state))))
       throw await refuse("unknown-state", "This sign-in answer was already used, has expired, or was not started here. Sign in again.");
     if (state !== browserState)
       throw await refuse("state-mismatch", "This sign-in answer belongs to a sign-in started in another browser. Sign in again.");
