@@ -20,12 +20,35 @@ interface FieldProps {
   hint?: ReactNode;
 }
 
-export function TextField({ label, error, hint, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+/** The ids and attributes a control takes to be described by its field's hint and error. */
+interface ControlProps {
+  id: string;
+  "aria-invalid": true | undefined;
+  "aria-describedby": string;
+}
+
+/** A labelled field: the control `render` draws, its hint, and the API's words under it. */
+function Field({
+  label,
+  error,
+  hint,
+  labelBeside,
+  render,
+}: FieldProps & { labelBeside?: boolean; render: (control: ControlProps) => ReactNode }) {
   const id = useId();
+  const control = render({ id, "aria-invalid": error ? true : undefined, "aria-describedby": `${id}-hint ${id}-error` });
   return (
     <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={`${id}-hint ${id}-error`} {...input} />
+      {labelBeside ? (
+        <label className="check" htmlFor={id}>
+          {control} {label}
+        </label>
+      ) : (
+        <>
+          <label htmlFor={id}>{label}</label>
+          {control}
+        </>
+      )}
       {hint && (
         <div className="hint" id={`${id}-hint`}>
           {hint}
@@ -40,68 +63,33 @@ export function TextField({ label, error, hint, ...input }: FieldProps & InputHT
   );
 }
 
+export function TextField({ label, error, hint, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  return <Field label={label} error={error} hint={hint} render={(control) => <input {...control} {...input} />} />;
+}
+
 export function SelectField({ label, error, hint, children, ...select }: FieldProps & SelectHTMLAttributes<HTMLSelectElement>) {
-  const id = useId();
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} aria-invalid={error ? true : undefined} aria-describedby={`${id}-hint ${id}-error`} {...select}>
-        {children}
-      </select>
-      {hint && (
-        <div className="hint" id={`${id}-hint`}>
-          {hint}
-        </div>
+    <Field
+      label={label}
+      error={error}
+      hint={hint}
+      render={(control) => (
+        <select {...control} {...select}>
+          {children}
+        </select>
       )}
-      {error && (
-        <div className="field-error" id={`${id}-error`} role="alert">
-          {error}
-        </div>
-      )}
-    </div>
+    />
   );
 }
 
 export function TextAreaField({ label, error, hint, ...textarea }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <textarea id={id} aria-invalid={error ? true : undefined} aria-describedby={`${id}-hint ${id}-error`} {...textarea} />
-      {hint && (
-        <div className="hint" id={`${id}-hint`}>
-          {hint}
-        </div>
-      )}
-      {error && (
-        <div className="field-error" id={`${id}-error`} role="alert">
-          {error}
-        </div>
-      )}
-    </div>
-  );
+  return <Field label={label} error={error} hint={hint} render={(control) => <textarea {...control} {...textarea} />} />;
 }
 
 /** A checkbox with its label beside it, and the API's words under it. */
 export function CheckField({ label, error, hint, ...input }: FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, "type">) {
-  const id = useId();
   return (
-    <div className="field">
-      <label className="check" htmlFor={id}>
-        <input id={id} type="checkbox" aria-invalid={error ? true : undefined} aria-describedby={`${id}-hint ${id}-error`} {...input} />{" "}
-        {label}
-      </label>
-      {hint && (
-        <div className="hint" id={`${id}-hint`}>
-          {hint}
-        </div>
-      )}
-      {error && (
-        <div className="field-error" id={`${id}-error`} role="alert">
-          {error}
-        </div>
-      )}
-    </div>
+    <Field label={label} error={error} hint={hint} labelBeside render={(control) => <input type="checkbox" {...control} {...input} />} />
   );
 }
 
