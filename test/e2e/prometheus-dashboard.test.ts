@@ -4,12 +4,12 @@ import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { connect } from "nats";
 import parsePrometheusTextFormat, { type MetricFamily } from "parse-prometheus-text-format";
 import { Unleash, UnleashEvents } from "unleash-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver, type Receiver } from "./addons-receiver.js";
-import { freePort, natsUrl, reachable, redisUrl, waitFor } from "../src/servers.js";
+import { clusterAvailable, privateBackendEnv, removeNamespace } from "../src/harness.js";
+import { freePort, waitFor } from "../src/servers.js";
 import { tokenSecret } from "../src/tokens.js";
 import { repoRoot, startVexilProcess, type VexilProcess } from "../src/vexil-process.js";
 
@@ -227,8 +227,7 @@ async function expectEveryQueryAnswers(prometheus: RunningPrometheus): Promise<v
   expect(answered, [...failures.values()].join("\n")).toBe(true);
 }
 
-const clusterAvailable = (await reachable(natsUrl)) && (await reachable(redisUrl));
-if (!clusterAvailable) console.log(`skipped: the cluster dashboard check needs NATS at ${natsUrl} and Redis at ${redisUrl}`);
+const clusterRuns = await clusterAvailable("the cluster dashboard check");
 
 describe.skipIf(promtoolMissing || prometheusMissing)("the Grafana dashboard over a real Prometheus scrape", () => {
   let receiver: Receiver;
@@ -283,7 +282,7 @@ describe.skipIf(promtoolMissing || prometheusMissing)("the Grafana dashboard ove
     }, 240_000);
   });
 
-  describe.skipIf(!clusterAvailable)("`npm run start:cluster` (a process per service)", () => {
+  describe.skipIf(!clusterRuns)("`npm run start:cluster` (a process per service)", () => {
     const namespace = `test_${randomUUID().slice(0, 8)}`;
     let vexil: VexilProcess;
     let prometheus: RunningPrometheus | undefined;
@@ -291,23 +290,14 @@ describe.skipIf(promtoolMissing || prometheusMissing)("the Grafana dashboard ove
     beforeAll(async () => {
       vexil = await startVexilProcess({
         mode: "cluster",
-        env: {
-          ...tokenEnv,
-          NATS_URL: natsUrl,
-          REDIS_URL: redisUrl,
-          NATS_STREAM: namespace,
-          NATS_NAMESPACE: namespace,
-          REDIS_KEY_PREFIX: `${namespace}:`,
-        },
+        env: { ...tokenEnv, ...privateBackendEnv(namespace) },
       });
     });
     afterAll(async () => {
       sdk?.destroy();
       await prometheus?.stop();
       await vexil?.stop();
-      const nc = await connect({ servers: natsUrl });
-      await (await nc.jetstreamManager()).streams.delete(namespace).catch(() => undefined);
-      await nc.close();
+      await removeNamespace(namespace);
     });
 
     it("counts SDK usage in frontend-eval, shows each service's NATS and Redis connection, lints clean, and fills every panel", async () => {

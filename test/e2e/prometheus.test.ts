@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { connect } from "nats";
 import parsePrometheusTextFormat, { type MetricFamily } from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { natsUrl, reachable, redisUrl, waitFor } from "../src/servers.js";
+import { clusterAvailable, privateBackendEnv, removeNamespace } from "../src/harness.js";
+import { waitFor } from "../src/servers.js";
 import { tokenSecret } from "../src/tokens.js";
 import { startVexilProcess, type VexilProcess } from "../src/vexil-process.js";
 
@@ -151,31 +151,21 @@ describe("METRICS_TOKEN", () => {
   }, 300_000);
 });
 
-const clusterAvailable = (await reachable(natsUrl)) && (await reachable(redisUrl));
-if (!clusterAvailable) console.log(`skipped: cluster metrics need NATS at ${natsUrl} and Redis at ${redisUrl}`);
+const clusterRuns = await clusterAvailable("cluster metrics");
 
-describe.skipIf(!clusterAvailable)("Prometheus metrics of `npm run start:cluster`", () => {
+describe.skipIf(!clusterRuns)("Prometheus metrics of `npm run start:cluster`", () => {
   const namespace = `test_${randomUUID().slice(0, 8)}`;
   let vexil: VexilProcess;
 
   beforeAll(async () => {
     vexil = await startVexilProcess({
       mode: "cluster",
-      env: {
-        ...tokenEnv,
-        NATS_URL: natsUrl,
-        REDIS_URL: redisUrl,
-        NATS_STREAM: namespace,
-        NATS_NAMESPACE: namespace,
-        REDIS_KEY_PREFIX: `${namespace}:`,
-      },
+      env: { ...tokenEnv, ...privateBackendEnv(namespace) },
     });
   });
   afterAll(async () => {
     await vexil?.stop();
-    const nc = await connect({ servers: natsUrl });
-    await (await nc.jetstreamManager()).streams.delete(namespace).catch(() => undefined);
-    await nc.close();
+    await removeNamespace(namespace);
   });
 
   it("serves each service's own metrics on its own port, and the gateway's per proxied prefix", async () => {

@@ -93,8 +93,13 @@ export const oversize = (body: object) => ({ ...body, padding: "x".repeat(101 * 
 /** A request whose body is not JSON, for the 415 cases. */
 export const plainTextRequest = (method: string): ApiInit => ({ method, body: "hello", headers: { "content-type": "text/plain" } });
 
+/** The settings that give a cluster run a NATS stream, namespace and Redis key prefix of its own. */
+export function privateBackendEnv(namespace: string): Record<string, string> {
+  return { NATS_URL: natsUrl, REDIS_URL: redisUrl, NATS_STREAM: namespace, NATS_NAMESPACE: namespace, REDIS_KEY_PREFIX: `${namespace}:` };
+}
+
 /** Deletes a cluster run's event stream and Redis keys; both are this run's own (unique namespace). */
-async function removeNamespace(namespace: string): Promise<void> {
+export async function removeNamespace(namespace: string): Promise<void> {
   const nc = await connect({ servers: natsUrl });
   try {
     await (await nc.jetstreamManager()).streams.delete(namespace).catch(() => undefined);
@@ -132,9 +137,7 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
     ...(options.seedTokens === false
       ? {}
       : { INIT_ADMIN_API_TOKENS: tokens.admin, INIT_CLIENT_API_TOKENS: tokens.client, INIT_FRONTEND_API_TOKENS: tokens.frontend }),
-    ...(namespace
-      ? { NATS_URL: natsUrl, REDIS_URL: redisUrl, NATS_STREAM: namespace, NATS_NAMESPACE: namespace, REDIS_KEY_PREFIX: `${namespace}:` }
-      : {}),
+    ...(namespace ? privateBackendEnv(namespace) : {}),
     ...options.env,
   };
   // Made here rather than by the process, so it outlives restarts.
