@@ -85,6 +85,36 @@ export type ChangeRequestChange = z.infer<typeof changeRequestChangeSchema>;
 export type ChangeRequestAction = ChangeRequestChange["action"];
 export const changeRequestActions = changeRequestChangeSchema.options.map((option) => option.shape.action.value) as ChangeRequestAction[];
 
+/** What a change-request action is about, read by the rules that combine changes, the view and the admin UI. */
+export interface ChangeRequestActionDescription {
+  /** What the change names: a flag, one strategy of a flag (by `payload.id`), or a segment (by `payload.id`). */
+  target: "flag" | "strategy" | "segment";
+  /**
+   * Changes of one group to the same target replace each other in a request (the latest wins);
+   * null: they accumulate.
+   */
+  combineGroup: string | null;
+  /** Its payload is a strategy the flag will have once applied (segment usage counts it). */
+  proposesStrategy: boolean;
+  /** The change in words, for people (the action names are for programs). */
+  label: string;
+}
+
+/** The one place an action is described; what it does when applied is the admin service's action table. */
+export const changeRequestActionTable: Record<ChangeRequestAction, ChangeRequestActionDescription> = {
+  updateSegment: { target: "segment", combineGroup: "segment", proposesStrategy: false, label: "Change a segment" },
+  deleteSegment: { target: "segment", combineGroup: "segment", proposesStrategy: false, label: "Delete a segment" },
+  updateEnabled: { target: "flag", combineGroup: "updateEnabled", proposesStrategy: false, label: "Turn on or off" },
+  addStrategy: { target: "strategy", combineGroup: null, proposesStrategy: true, label: "Add a strategy" },
+  updateStrategy: { target: "strategy", combineGroup: "strategy", proposesStrategy: true, label: "Change a strategy" },
+  deleteStrategy: { target: "strategy", combineGroup: "strategy", proposesStrategy: false, label: "Delete a strategy" },
+  archiveFeature: { target: "flag", combineGroup: "archiveFeature", proposesStrategy: false, label: "Archive the flag" },
+  patchVariant: { target: "flag", combineGroup: "patchVariant", proposesStrategy: false, label: "Change the variants" },
+  reorderStrategy: { target: "flag", combineGroup: "reorderStrategy", proposesStrategy: false, label: "Reorder the strategies" },
+  addDependency: { target: "flag", combineGroup: "dependency", proposesStrategy: false, label: "Add a dependency" },
+  deleteDependency: { target: "flag", combineGroup: "dependency", proposesStrategy: false, label: "Remove a dependency" },
+};
+
 /**
  * The body is one change or an array of them; handlers always receive an array. A single change's
  * error paths therefore start with index 0.

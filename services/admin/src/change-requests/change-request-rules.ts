@@ -4,6 +4,7 @@
  * proposed changes (the per-action conflicts are rows of the action table). No I/O; the service
  * loads, decides with these, and writes.
  */
+import { changeRequestActionTable } from "@vexil/contracts";
 import type { ChangeRequestEventType } from "./change-request-events.js";
 import { NameExistsError, NoAccessError, ValidationError } from "@vexil/errors";
 import type { FeatureDocument, FeatureStrategyDocument } from "../features/feature-model.js";
@@ -146,26 +147,21 @@ function requireApprovals(request: ChangeRequestDocument): void {
 // ---- combining changes --------------------------------------------------------------------------
 
 /**
- * Which earlier change a new one replaces: the latest on/off, variants, order, archive and
- * dependency of a flag win, as do the latest update or delete of one strategy or segment. Added
- * strategies accumulate.
+ * Which earlier change a new one replaces: one of the same combine group (the action table's) on
+ * the same target, e.g. the latest on/off of a flag, or the latest update or delete of one strategy
+ * or segment. Changes without a group (added strategies) accumulate.
  */
 export function combineKey(change: Pick<StoredChange, "action" | "feature" | "payload">): string | null {
+  const { combineGroup, target } = changeRequestActionTable[change.action];
+  if (combineGroup === null) return null;
   const payload = change.payload as { id?: unknown } | undefined;
-  switch (change.action) {
-    case "addStrategy":
-      return null;
-    case "updateStrategy":
-    case "deleteStrategy":
-      return `strategy:${change.feature}:${String(payload?.id)}`;
-    case "updateSegment":
-    case "deleteSegment":
-      return `segment:${String(payload?.id)}`;
-    case "addDependency":
-    case "deleteDependency":
-      return `dependency:${change.feature}`;
-    default:
-      return `${change.action}:${change.feature}`;
+  switch (target) {
+    case "flag":
+      return `${combineGroup}:${change.feature}`;
+    case "strategy":
+      return `${combineGroup}:${change.feature}:${String(payload?.id)}`;
+    case "segment":
+      return `${combineGroup}:${String(payload?.id)}`;
   }
 }
 

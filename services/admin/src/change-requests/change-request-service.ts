@@ -3,7 +3,7 @@
  * requests, and the author's edits (title, comments, removing a change, discarding a draft).
  * ChangeRequestConfig holds which environments require requests; ChangeRequestReview moves and applies them.
  */
-import type { ChangeRequest, ChangeRequestChange, ChangeRequestState } from "@vexil/contracts";
+import { changeRequestActionTable, type ChangeRequest, type ChangeRequestChange, type ChangeRequestState } from "@vexil/contracts";
 import { NotFoundError, ValidationError } from "@vexil/errors";
 import type { Actor } from "../access/actor.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
@@ -23,7 +23,7 @@ export async function pendingStrategies(store: Pick<ChangeRequestStore, "list">)
   const pending: ProposedStrategy[] = [];
   for (const request of await store.list({ state: openStates })) {
     for (const change of request.changes) {
-      if ((change.action !== "addStrategy" && change.action !== "updateStrategy") || change.feature === null) continue;
+      if (!changeRequestActionTable[change.action].proposesStrategy || change.feature === null) continue;
       const payload = change.payload as { id?: string; name: string; segments?: number[] | null };
       pending.push({
         ...(change.action === "updateStrategy" && payload.id ? { id: payload.id } : {}),

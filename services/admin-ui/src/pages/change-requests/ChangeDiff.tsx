@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import type { ChangeRequestFeature } from "@vexil/contracts";
+import { changeRequestActionTable, type ChangeRequestFeature } from "@vexil/contracts";
 import { adminApi, ok } from "../../api.js";
 import { keys } from "../../query-keys.js";
 
@@ -29,21 +29,12 @@ function currentPart(
 
 const show = (value: unknown) => JSON.stringify(value, null, 2);
 
-/** The change in words, for its heading (the API's action names are for programs). */
-export const actionLabels: Record<Change["action"], string> = {
-  updateSegment: "Change a segment",
-  deleteSegment: "Delete a segment",
-  updateEnabled: "Turn on or off",
-  addStrategy: "Add a strategy",
-  updateStrategy: "Change a strategy",
-  deleteStrategy: "Delete a strategy",
-  archiveFeature: "Archive the flag",
-  patchVariant: "Change the variants",
-  reorderStrategy: "Reorder the strategies",
-  addDependency: "Add a dependency",
-  deleteDependency: "Remove a dependency",
-};
+/** The actions' labels by name: a response names its action as a plain string. */
+const actionLabels: Partial<Record<string, string>> = Object.fromEntries(
+  Object.entries(changeRequestActionTable).map(([action, description]) => [action, description.label]),
+);
 
+/** The change in words, for its heading; an action this UI does not know yet shows by name. */
 function heading(change: Change): string {
   if (change.action === "updateEnabled") return (change.payload as { enabled?: boolean }).enabled ? "Turn on" : "Turn off";
   return actionLabels[change.action] ?? change.action;
