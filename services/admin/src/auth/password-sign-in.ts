@@ -1,12 +1,11 @@
 import express, { type Router } from "express";
 import { adminContract, type PasswordAuthSettings } from "@vexil/contracts";
 import { OperationDeniedError, ValidationError } from "@vexil/errors";
-import { mountContract } from "@vexil/http";
 import type { Logger } from "@vexil/logger";
 import type { Collection, StoreEngine } from "@vexil/store";
 import type { AccessService } from "../access/access-service.js";
 import type { Actor } from "../access/actor.js";
-import { permissions } from "../access/permissions.js";
+import { mountGuardedContract } from "../access/guarded-contract.js";
 import type { UnitOfWork } from "../events/unit-of-work.js";
 import type { UserView } from "../users/user-service.js";
 
@@ -95,15 +94,14 @@ export class PasswordSignIn {
 
 export function passwordSettingsRoutes({ passwordSignIn, access }: { passwordSignIn: PasswordSignIn; access: AccessService }): Router {
   const router = express.Router();
-  mountContract(router, adminContract.passwordAuth, {
-    getSettings: async ({ req }) => {
-      access.assert(req, permissions.admin);
-      return { status: 200, body: await passwordSignIn.get() };
+  mountGuardedContract(
+    router,
+    adminContract.passwordAuth,
+    { access },
+    {
+      getSettings: async () => ({ status: 200, body: await passwordSignIn.get() }),
+      updateSettings: async ({ body, actor }) => ({ status: 200, body: await passwordSignIn.update(body, actor) }),
     },
-    updateSettings: async ({ body, req }) => {
-      const actor = access.assert(req, permissions.admin);
-      return { status: 200, body: await passwordSignIn.update(body, actor) };
-    },
-  });
+  );
   return router;
 }

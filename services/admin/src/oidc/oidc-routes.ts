@@ -1,9 +1,8 @@
 import { parse as parseCookies } from "cookie";
 import express, { type Request, type Response, type Router } from "express";
 import { adminContract } from "@vexil/contracts";
-import { mountContract } from "@vexil/http";
 import type { AccessService } from "../access/access-service.js";
-import { permissions } from "../access/permissions.js";
+import { mountGuardedContract } from "../access/guarded-contract.js";
 import { setSessionCookie } from "../auth/session-cookie.js";
 import { sendSsoPage } from "../auth/sso-page.js";
 import { localPath, ssoBaseUrl } from "../sso/base-url.js";
@@ -67,15 +66,14 @@ export function oidcRoutes({
 
 export function oidcSettingsRoutes({ oidc, access }: { oidc: OidcSettingsService; access: AccessService }): Router {
   const router = express.Router();
-  mountContract(router, adminContract.oidc, {
-    getSettings: async ({ req }) => {
-      access.assert(req, permissions.admin);
-      return { status: 200, body: withoutSecret(await oidc.get()) };
+  mountGuardedContract(
+    router,
+    adminContract.oidc,
+    { access },
+    {
+      getSettings: async () => ({ status: 200, body: withoutSecret(await oidc.get()) }),
+      updateSettings: async ({ body, actor }) => ({ status: 200, body: withoutSecret(await oidc.update(body, actor)) }),
     },
-    updateSettings: async ({ body, req }) => {
-      const actor = access.assert(req, permissions.admin);
-      return { status: 200, body: withoutSecret(await oidc.update(body, actor)) };
-    },
-  });
+  );
   return router;
 }
