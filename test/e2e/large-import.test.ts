@@ -56,6 +56,9 @@ function bigImport(project: string, prefix: string) {
   };
 }
 
+/** The import's log line `msg`; the server's log comes through a pipe, possibly a moment after its answer. */
+const logged = (msg: string) => vexil.logLines().find((l) => l.module === "import" && l.msg === msg);
+
 const flagsIn = async (project: string) =>
   (await json(await call(`/api/admin/search/features?project=IS:${project}&limit=1`))).total as number;
 const eventsOf = async (project: string, type: string) =>
@@ -81,9 +84,8 @@ describe("an import of thousands of flags", () => {
     expect(size).toBeLessThan(500_000);
     await json(await call("/api/admin/features-batch/import", body));
 
-    const lines = vexil.logLines().filter((l) => l.module === "import");
-    expect(lines.find((l) => l.msg === "import started in chunks")).toMatchObject({ project: "bulk", chunks });
-    expect(lines.find((l) => l.msg === "import complete")).toMatchObject({ project: "bulk", chunks });
+    await expect.poll(() => logged("import complete")).toMatchObject({ project: "bulk", chunks });
+    expect(logged("import started in chunks")).toMatchObject({ project: "bulk", chunks });
     expect(await flagsIn("bulk")).toBe(flagCount);
     expect(await eventsOf("bulk", "features-imported")).toBe(1);
 
@@ -120,7 +122,7 @@ describe("an import of thousands of flags", () => {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, resumeAt - Date.now()) + 1000));
 
     await json(await call("/api/admin/features-batch/import", body));
-    expect(vexil.logLines().find((l) => l.msg === "import resumed")).toMatchObject({ project: "crash", from: written / 200, resumes: 1 });
+    await expect.poll(() => logged("import resumed")).toMatchObject({ project: "crash", from: written / 200, resumes: 1 });
     expect(await flagsIn("crash")).toBe(flagCount);
     // Nothing written twice: one creation and one strategy per flag, one import event.
     expect(await eventsOf("crash", "feature-created")).toBe(flagCount);
